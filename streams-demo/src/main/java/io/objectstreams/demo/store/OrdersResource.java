@@ -1,0 +1,138 @@
+package io.objectstreams.demo.store;
+
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
+
+/** The store's REST API: orders as JSON under {@code /store/api/orders}. */
+@Path("orders")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class OrdersResource {
+
+    @Inject
+    OrderService orders;
+
+    @Context
+    SecurityContext security;
+
+    @GET
+    public JsonArray list() {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        orders.list(caller()).forEach(o -> array.add(json(o)));
+        return array.build();
+    }
+
+    @POST
+    public Response create(JsonObject body, @Context UriInfo uri) {
+        CustomerOrder order = orders.create(caller(), OrderInput.parse(requireBody(body)));
+        return Response.created(uri.getAbsolutePathBuilder().path(order.getId().toString()).build())
+                .entity(json(order).build()).build();
+    }
+
+    @GET
+    @Path("{id}")
+    public JsonObject get(@PathParam("id") String id) {
+        return json(orders.get(caller(), id(id))).build();
+    }
+
+    @PUT
+    @Path("{id}")
+    public JsonObject replace(@PathParam("id") String id, JsonObject body) {
+        return json(orders.replace(caller(), id(id), OrderInput.parse(requireBody(body)))).build();
+    }
+
+    @PATCH
+    @Path("{id}")
+    public JsonObject patch(@PathParam("id") String id, JsonObject body) {
+        return json(orders.patch(caller(), id(id), OrderInput.parse(requireBody(body)))).build();
+    }
+
+    @DELETE
+    @Path("{id}")
+    public Response delete(@PathParam("id") String id) {
+        orders.delete(caller(), id(id));
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("bulk-status")
+    public JsonObject bulkStatus(JsonObject body) {
+        requireBody(body);
+        for (String name : body.keySet()) {
+            if (!List.of("from", "to").contains(name)) {
+                throw new InvalidInput(name, "Unknown field '" + name + "'; accepted: [from, to]");
+            }
+        }
+        String from = OrderInput.status(text(body, "from"));
+        String to = OrderInput.status(text(body, "to"));
+        return Json.createObjectBuilder().add("updated", orders.bulkStatus(caller(), from, to)).build();
+    }
+
+    private Caller caller() {
+        return new Caller(security.getUserPrincipal().getName(), security.isUserInRole("staff"));
+    }
+
+    private static JsonObject requireBody(JsonObject body) {
+        if (body == null) {
+            throw new InvalidInput("body", "A JSON object body is required");
+        }
+        return body;
+    }
+
+    private static String text(JsonObject body, String field) {
+        if (!(body.get(field) instanceof jakarta.json.JsonString value)) {
+            throw new InvalidInput(field, field + " is required and must be a string");
+        }
+        return value.getString();
+    }
+
+    private static long id(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new InvalidInput("id", "id must be a whole number");
+        }
+    }
+
+    static JsonObjectBuilder json(CustomerOrder order) {
+        JsonArrayBuilder lines = Json.createArrayBuilder();
+        for (OrderLine line : order.getLines()) {
+            lines.add(Json.createObjectBuilder()
+                    .add("id", line.getId() == null ? 0 : line.getId())
+                    .add("product", line.getProduct())
+                    .add("quantity", line.getQuantity())
+                    .add("unitPrice", line.getUnitPrice()));
+        }
+        JsonObjectBuilder json = Json.createObjectBuilder()
+                .add("id", order.getId())
+                .add("owner", order.getOwner())
+                .add("status", order.getStatus())
+                .add("total", order.getTotal())
+                .add("lines", lines);
+        if (order.getNote() == null) {
+            json.addNull("note");
+        } else {
+            json.add("note", order.getNote());
+        }
+        return json;
+    }
+}

@@ -1,0 +1,251 @@
+package io.objectstreams.internal.capture;
+
+import io.objectstreams.StreamsException;
+import io.objectstreams.Streamed;
+import jakarta.persistence.Access;
+import jakarta.persistence.AccessType;
+import jakarta.persistence.ElementCollection;
+import jakarta.persistence.Embedded;
+import jakarta.persistence.EmbeddedId;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.ManyToMany;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.OneToOne;
+import jakarta.persistence.Transient;
+import jakarta.persistence.Version;
+import java.beans.Introspector;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.AccessibleObject;
+import java.lang.reflect.Field;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What capture needs to know about one entity class: its model label, facet, subject attribute, id and the
+ * persistent attributes whose values are compared to name what changed. Built once per class by reflection,
+ * following the JPA access type (field or property), so {@code changed_fields} names attributes, never
+ * columns, on every provider.
+ *
+ * <p>Collections are not compared: a change to a collection shows up as changes to its element entities,
+ * which report themselves (through {@link Streamed#subject()}) if they are streamed.
+ */
+final class EntityType {
+
+    private static final Map<Class<?>, EntityType> CACHE = new ConcurrentHashMap<>();
+
+    final Class<?> entityClass;
+    final String model;
+    final String facet;
+    final Attribute id;
+    final Optional<Attribute> subject;
+    final List<Attribute> attributes;
+
+    private EntityType(Class<?> entityClass, String model, String facet, Attribute id, Optional<Attribute> subject,
+                       List<Attribute> attributes) {
+        this.entityClass = entityClass;
+        this.model = model;
+        this.facet = facet;
+        this.id = id;
+        this.subject = subject;
+        this.attributes = attributes;
+    }
+
+    static EntityType of(Class<?> type) {
+        return CACHE.computeIfAbsent(entityClassOf(type), EntityType::inspect);
+    }
+
+    boolean isOwnSubject() {
+        return subject.isEmpty();
+    }
+
+    /** The primary key of an instance as text, the form outbox rows and the protocol use. */
+    String pk(Object entity) {
+        Object value = id.read(entity);
+        if (value == null) {
+            throw new StreamsException("capture_failed", "Cannot capture a change of " + model
+                    + ": its id is still null when the transaction completes");
+        }
+        return value.toString();
+    }
+
+    Object[] snapshot(Object entity) {
+        Object[] values = new Object[attributes.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = attributes.get(i).comparable(entity);
+        }
+        return values;
+    }
+
+    /** Names of the attributes whose value differs from the snapshot, in declaration order. */
+    List<String> changedSince(Object[] snapshot, Object entity) {
+        List<String> changed = new ArrayList<>();
+        for (int i = 0; i < snapshot.length; i++) {
+            Attribute attribute = attributes.get(i);
+            if (!Attribute.same(snapshot[i], attribute.comparable(entity))) {
+                changed.add(attribute.name);
+            }
+        }
+        return changed;
+    }
+
+    List<String> attributeNames() {
+        return attributes.stream().map(a -> a.name).toList();
+    }
+
+    int indexOf(Attribute attribute) {
+        return attributes.indexOf(attribute);
+    }
+
+    // Providers may hand callbacks a subclass (proxies, enhanced classes); the mapping lives on the @Entity class.
+    private static Class<?> entityClassOf(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            if (c.isAnnotationPresent(Entity.class)) {
+                return c;
+            }
+        }
+        throw new StreamsException("capture_failed", type.getName() + " is not a JPA entity");
+    }
+
+    private static EntityType inspect(Class<?> entityClass) {
+        Streamed streamed = entityClass.getAnnotation(Streamed.class);
+        if (entityClass.isAnnotationPresent(IdClass.class)) {
+            throw unsupportedKey(entityClass);
+        }
+        boolean fieldAccess = usesFieldAccess(entityClass);
+        List<Attribute> attributes = new ArrayList<>();
+        Attribute id = null;
+        for (Class<?> c = entityClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (AccessibleObject member : fieldAccess ? List.<AccessibleObject>of(c.getDeclaredFields()) : getters(c)) {
+                if (!isPersistent(member)) {
+                    continue;
+                }
+                if (member.isAnnotationPresent(EmbeddedId.class)) {
+                    throw unsupportedKey(entityClass);
+                }
+                Attribute attribute = Attribute.of(member, getterFor(c, member));
+                if (member.isAnnotationPresent(Id.class)) {
+                    if (id != null) {
+                        throw unsupportedKey(entityClass);
+                    }
+                    id = attribute;
+                } else if (attribute.kind != Attribute.Kind.COLLECTION && !member.isAnnotationPresent(Version.class)) {
+                    attributes.add(attribute);
+                }
+            }
+        }
+        if (id == null) {
+            throw new StreamsException("capture_failed", entityClass.getName() + " has no @Id attribute");
+        }
+        Optional<Attribute> subject = Optional.empty();
+        String model = modelLabel(entityClass, streamed);
+        String facet = streamed == null ? Streamed.OBJECT_FACET : streamed.facet();
+        if (streamed != null && !streamed.subject().isEmpty()) {
+            subject = Optional.of(attributes.stream()
+                    .filter(a -> a.name.equals(streamed.subject()) && a.kind == Attribute.Kind.REFERENCE)
+                    .findFirst()
+                    .orElseThrow(() -> new StreamsException("capture_failed", "@Streamed(subject = \""
+                            + streamed.subject() + "\") on " + entityClass.getName()
+                            + " must name a to-one relationship attribute of that entity")));
+        }
+        return new EntityType(entityClass, model, facet, id, subject, List.copyOf(attributes));
+    }
+
+    private static String modelLabel(Class<?> entityClass, Streamed streamed) {
+        if (streamed != null && !streamed.model().isEmpty()) {
+            return streamed.model();
+        }
+        String name = entityClass.getAnnotation(Entity.class).name();
+        return name.isEmpty() ? entityClass.getSimpleName() : name;
+    }
+
+    private static boolean usesFieldAccess(Class<?> entityClass) {
+        for (Class<?> c = entityClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            Access access = c.getAnnotation(Access.class);
+            if (access != null) {
+                return access.value() == AccessType.FIELD;
+            }
+            for (Field field : c.getDeclaredFields()) {
+                if (field.isAnnotationPresent(Id.class) || field.isAnnotationPresent(EmbeddedId.class)) {
+                    return true;
+                }
+            }
+            for (Method method : c.getDeclaredMethods()) {
+                if (method.isAnnotationPresent(Id.class) || method.isAnnotationPresent(EmbeddedId.class)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static List<AccessibleObject> getters(Class<?> c) {
+        List<AccessibleObject> getters = new ArrayList<>();
+        for (Method method : c.getDeclaredMethods()) {
+            if (method.getParameterCount() == 0 && propertyName(method) != null) {
+                getters.add(method);
+            }
+        }
+        return getters;
+    }
+
+    private static boolean isPersistent(AccessibleObject member) {
+        int modifiers = ((Member) member).getModifiers();
+        return !Modifier.isStatic(modifiers) && !Modifier.isTransient(modifiers) && !((Member) member).isSynthetic()
+                && !member.isAnnotationPresent(Transient.class)
+                && !((Member) member).getName().startsWith("_persistence_")
+                && !((Member) member).getName().startsWith("$$_hibernate_");
+    }
+
+    /** A getter for the id lets a lazy proxy answer without being initialised; fields of a proxy are empty. */
+    private static Method getterFor(Class<?> c, AccessibleObject member) {
+        if (member instanceof Method method) {
+            return method;
+        }
+        String name = ((Field) member).getName();
+        String suffix = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+        for (String candidate : new String[] {"get" + suffix, "is" + suffix}) {
+            try {
+                return c.getDeclaredMethod(candidate);
+            } catch (NoSuchMethodException ignored) {
+                // try the next spelling
+            }
+        }
+        return null;
+    }
+
+    static String propertyName(Method method) {
+        String name = method.getName();
+        if (name.startsWith("get") && name.length() > 3) {
+            return Introspector.decapitalize(name.substring(3));
+        }
+        if (name.startsWith("is") && name.length() > 2
+                && (method.getReturnType() == boolean.class || method.getReturnType() == Boolean.class)) {
+            return Introspector.decapitalize(name.substring(2));
+        }
+        return null;
+    }
+
+    static boolean annotated(AccessibleObject member, List<Class<? extends Annotation>> annotations) {
+        return annotations.stream().anyMatch(member::isAnnotationPresent);
+    }
+
+    static final List<Class<? extends Annotation>> REFERENCES = List.of(ManyToOne.class, OneToOne.class);
+    static final List<Class<? extends Annotation>> COLLECTIONS =
+            List.of(OneToMany.class, ManyToMany.class, ElementCollection.class);
+    static final List<Class<? extends Annotation>> EMBEDDED = List.of(Embedded.class);
+
+    private static StreamsException unsupportedKey(Class<?> entityClass) {
+        return new StreamsException("capture_failed", "@Streamed entity " + entityClass.getName()
+                + " has a composite key, which capture does not support; give it a single @Id attribute"
+                + " or publish its changes through StreamsPublisher");
+    }
+}

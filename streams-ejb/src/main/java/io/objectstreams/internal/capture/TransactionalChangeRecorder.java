@@ -1,0 +1,102 @@
+package io.objectstreams.internal.capture;
+
+import io.objectstreams.EventOperation;
+import io.objectstreams.SourceEvent;
+import io.objectstreams.StreamsException;
+import io.objectstreams.capture.ActionContext;
+import io.objectstreams.capture.ChangeRecorder;
+import io.objectstreams.internal.outbox.OutboxWriter;
+import io.objectstreams.internal.outbox.WakeupNotifier;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.security.enterprise.SecurityContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.security.Principal;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Keeps one {@link TransactionChanges} per JTA transaction, in the transaction's own resource map, and
+ * registers it as an interposed synchronization the first time the transaction touches a streamed entity.
+ */
+@ApplicationScoped
+public class TransactionalChangeRecorder implements ChangeRecorder {
+
+    private static final Logger LOG = Logger.getLogger(TransactionalChangeRecorder.class.getName());
+    private static final Object KEY = TransactionalChangeRecorder.class;
+
+    @Resource
+    TransactionSynchronizationRegistry registry;
+
+    @Inject
+    OutboxWriter writer;
+
+    @Inject
+    WakeupNotifier notifier;
+
+    @Inject
+    Instance<SecurityContext> security;
+
+    @Override
+    public void loaded(Object entity) {
+        // Reads outside a transaction cannot be followed by a captured write of the same instance.
+        if (isActive()) {
+            changes().loaded(entity);
+        }
+    }
+
+    @Override
+    public void changed(Object entity, EventOperation op) {
+        if (!isActive()) {
+            throw new StreamsException("no_transaction", "A change of @Streamed entity " + entity.getClass().getName()
+                    + " was flushed outside an active JTA transaction; Object Streams captures only transactional writes");
+        }
+        ActionContext action = action();
+        changes().entityChanged(entity, op, action.actor(), action.correlationId());
+    }
+
+    /** Records a programmatic source event in the current transaction. */
+    public void publish(SourceEvent event) {
+        if (!isActive()) {
+            throw new StreamsException("no_transaction", "StreamsPublisher.publish needs an active JTA transaction;"
+                    + " call it from a transactional business method so the event commits or rolls back with the write");
+        }
+        ActionContext action = action();
+        changes().published(event, action.actor(), action.correlationId());
+    }
+
+    private boolean isActive() {
+        return registry.getTransactionStatus() == Status.STATUS_ACTIVE;
+    }
+
+    private TransactionChanges changes() {
+        TransactionChanges changes = (TransactionChanges) registry.getResource(KEY);
+        if (changes == null) {
+            changes = new TransactionChanges(writer, notifier);
+            registry.putResource(KEY, changes);
+            registry.registerInterposedSynchronization(changes);
+        }
+        return changes;
+    }
+
+    /** The open {@code @StreamsAction}, or the caller as the container knows it. */
+    private ActionContext action() {
+        return ActionContext.current().orElseGet(() -> new ActionContext(callerName(), null));
+    }
+
+    private String callerName() {
+        try {
+            if (security.isResolvable()) {
+                Principal caller = security.get().getCallerPrincipal();
+                return caller == null ? null : caller.getName();
+            }
+        } catch (RuntimeException e) {
+            // Outside a request (timers, startup) there may be no security context; the row simply has no actor.
+            LOG.log(Level.FINE, "No caller principal available", e);
+        }
+        return null;
+    }
+}

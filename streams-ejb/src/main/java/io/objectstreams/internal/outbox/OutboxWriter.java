@@ -1,0 +1,66 @@
+package io.objectstreams.internal.outbox;
+
+import io.objectstreams.StreamsException;
+import io.objectstreams.internal.config.StreamsConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Writes a transaction's outbox rows with exactly one statement, whatever their number (G4): the rows travel
+ * as one JSON array parameter and PostgreSQL expands it. The connection comes from the application's JTA
+ * datasource, so the insert commits or rolls back with the business write (G1).
+ */
+@ApplicationScoped
+public class OutboxWriter {
+
+    static final String INSERT = """
+            INSERT INTO streams_outbox (model, subject_pk, facet, op, changed_fields, metadata)
+            SELECT r.model, r.pk, r.facet, r.op, r.changed_fields, r.metadata
+              FROM ROWS FROM (jsonb_to_recordset(?::jsonb)
+                     AS (model text, pk text, facet text, op text, changed_fields text[], metadata jsonb))
+                   WITH ORDINALITY AS r(model, pk, facet, op, changed_fields, metadata, ord)
+             ORDER BY r.ord""";
+
+    @Inject
+    StreamsConfig config;
+
+    /** Inserts the rows in the current transaction; a failure fails the transaction rather than lose rows. */
+    public void insert(List<OutboxRow> rows) {
+        try (Connection connection = config.dataSource().getConnection();
+             PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            insert.setString(1, toJson(rows));
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            throw new StreamsException("outbox_write_failed", "Could not write " + rows.size()
+                    + " outbox row(s); the transaction is rolled back so no change goes unrecorded: " + e.getMessage(), e);
+        }
+    }
+
+    static String toJson(List<OutboxRow> rows) {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        for (OutboxRow row : rows) {
+            JsonObjectBuilder metadata = Json.createObjectBuilder();
+            if (row.actor() != null) {
+                metadata.add("actor", row.actor());
+            }
+            if (row.correlationId() != null) {
+                metadata.add("correlation_id", row.correlationId());
+            }
+            array.add(Json.createObjectBuilder()
+                    .add("model", row.model())
+                    .add("pk", row.pk())
+                    .add("facet", row.facet())
+                    .add("op", row.op().wireName())
+                    .add("changed_fields", Json.createArrayBuilder(row.changedFields()))
+                    .add("metadata", metadata));
+        }
+        return array.build().toString();
+    }
+}

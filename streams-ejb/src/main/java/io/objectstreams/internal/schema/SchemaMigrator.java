@@ -1,0 +1,109 @@
+package io.objectstreams.internal.schema;
+
+import io.objectstreams.StreamsException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Applies the versioned migrations shipped in this module, in order, each at most once.
+ *
+ * <p>Several servers may deploy at once against one database: the whole run holds a transaction-level
+ * advisory lock, so the second server waits, then finds the versions applied and does nothing.
+ */
+public final class SchemaMigrator {
+
+    private static final Logger LOG = Logger.getLogger(SchemaMigrator.class.getName());
+
+    /** Every migration, oldest first. The SQL is also published in {@code docs/schema.md}. */
+    static final List<Migration> MIGRATIONS = List.of(Migration.of(1, "outbox"));
+
+    /** Arbitrary but fixed: identifies Object Streams' migration lock among the database's advisory locks. */
+    private static final long MIGRATION_LOCK = 0x0b5e_c7_5e_0001L;
+
+    private SchemaMigrator() {
+    }
+
+    /** Brings the schema up to date; returns how many migrations this call applied. */
+    public static int migrate(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try {
+                int applied = migrate(connection);
+                connection.commit();
+                return applied;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new StreamsException("schema_migration_failed",
+                    "Object Streams could not migrate its schema: " + e.getMessage()
+                            + ". Check the datasource's privileges, or set streams.schema.migrate=false and apply"
+                            + " the SQL from docs/schema.md yourself.", e);
+        }
+    }
+
+    private static int migrate(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
+            statement.execute("CREATE TABLE IF NOT EXISTS streams_schema_history ("
+                    + " version integer PRIMARY KEY, description text NOT NULL,"
+                    + " applied_at timestamptz NOT NULL DEFAULT now())");
+        }
+        Set<Integer> done = appliedVersions(connection);
+        int applied = 0;
+        for (Migration migration : MIGRATIONS) {
+            if (done.contains(migration.version())) {
+                continue;
+            }
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(sql(migration));
+            }
+            try (PreparedStatement record = connection.prepareStatement(
+                    "INSERT INTO streams_schema_history (version, description) VALUES (?, ?)")) {
+                record.setInt(1, migration.version());
+                record.setString(2, migration.description());
+                record.executeUpdate();
+            }
+            LOG.info(() -> "Object Streams applied schema migration V" + migration.version() + " " + migration.description());
+            applied++;
+        }
+        return applied;
+    }
+
+    private static Set<Integer> appliedVersions(Connection connection) throws SQLException {
+        Set<Integer> versions = new HashSet<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT version FROM streams_schema_history")) {
+            while (rows.next()) {
+                versions.add(rows.getInt(1));
+            }
+        }
+        return versions;
+    }
+
+    private static String sql(Migration migration) {
+        try (InputStream in = SchemaMigrator.class.getResourceAsStream(migration.resource())) {
+            if (in == null) {
+                throw new IllegalStateException("Migration resource missing from streams-ejb: " + migration.resource());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read migration " + migration.resource(), e);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.objectstreams.internal.schema;
+
+import io.objectstreams.internal.config.StreamsConfig;
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.inject.Inject;
+import java.util.logging.Logger;
+
+/**
+ * Runs at deployment: validates the configuration (a bad value fails deployment naming its key, G14) and
+ * brings the schema up to date before the application can write.
+ *
+ * <p>Bean-managed so the migration runs in its own local transaction, not in a container one.
+ */
+@Singleton
+@Startup
+@TransactionManagement(TransactionManagementType.BEAN)
+public class StreamsBootstrap {
+
+    private static final Logger LOG = Logger.getLogger(StreamsBootstrap.class.getName());
+
+    @Inject
+    StreamsConfig config;
+
+    @PostConstruct
+    void start() {
+        String channel = config.notifyChannel();
+        if (config.migrateSchema()) {
+            SchemaMigrator.migrate(config.dataSource());
+        } else {
+            LOG.info("Object Streams schema migration is off (streams.schema.migrate=false)");
+        }
+        LOG.info(() -> "Object Streams ready: datasource " + config.dataSourceName() + ", notify channel " + channel);
+    }
+}
