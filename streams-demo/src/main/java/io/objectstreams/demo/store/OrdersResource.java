@@ -6,6 +6,7 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -42,7 +43,7 @@ public class OrdersResource {
     }
 
     @POST
-    public Response create(JsonObject body, @Context UriInfo uri) {
+    public Response create(JsonValue body, @Context UriInfo uri) {
         CustomerOrder order = orders.create(caller(), OrderInput.parse(requireBody(body)));
         return Response.created(uri.getAbsolutePathBuilder().path(order.getId().toString()).build())
                 .entity(json(order).build()).build();
@@ -56,13 +57,13 @@ public class OrdersResource {
 
     @PUT
     @Path("{id}")
-    public JsonObject replace(@PathParam("id") String id, JsonObject body) {
+    public JsonObject replace(@PathParam("id") String id, JsonValue body) {
         return json(orders.replace(caller(), id(id), OrderInput.parse(requireBody(body)))).build();
     }
 
     @PATCH
     @Path("{id}")
-    public JsonObject patch(@PathParam("id") String id, JsonObject body) {
+    public JsonObject patch(@PathParam("id") String id, JsonValue body) {
         return json(orders.patch(caller(), id(id), OrderInput.parse(requireBody(body)))).build();
     }
 
@@ -75,15 +76,15 @@ public class OrdersResource {
 
     @POST
     @Path("bulk-status")
-    public JsonObject bulkStatus(JsonObject body) {
-        requireBody(body);
-        for (String name : body.keySet()) {
+    public JsonObject bulkStatus(JsonValue body) {
+        JsonObject request = requireBody(body);
+        for (String name : request.keySet()) {
             if (!List.of("from", "to").contains(name)) {
                 throw new InvalidInput(name, "Unknown field '" + name + "'; accepted: [from, to]");
             }
         }
-        String from = OrderInput.status(text(body, "from"));
-        String to = OrderInput.status(text(body, "to"));
+        String from = OrderInput.status(text(request, "from"));
+        String to = OrderInput.status(text(request, "to"));
         return Json.createObjectBuilder().add("updated", orders.bulkStatus(caller(), from, to)).build();
     }
 
@@ -91,11 +92,11 @@ public class OrdersResource {
         return new Caller(security.getUserPrincipal().getName(), security.isUserInRole("staff"));
     }
 
-    private static JsonObject requireBody(JsonObject body) {
-        if (body == null) {
+    private static JsonObject requireBody(JsonValue body) {
+        if (!(body instanceof JsonObject object)) {
             throw new InvalidInput("body", "A JSON object body is required");
         }
-        return body;
+        return object;
     }
 
     private static String text(JsonObject body, String field) {

@@ -29,9 +29,14 @@ final class Coalescer {
     }
 
     private final Map<Key, Pending> rows = new LinkedHashMap<>();
+    /** Subjects whose object row was created or deleted here, including those created and deleted again. */
+    private final Set<Key> bornOrGone = new java.util.HashSet<>();
 
     void add(OutboxRow change) {
         Key key = new Key(change.model(), change.pk(), change.facet());
+        if (change.op() != EventOperation.UPDATED && key.facet().equals(Streamed.OBJECT_FACET)) {
+            bornOrGone.add(key);
+        }
         Pending earlier = rows.get(key);
         if (earlier == null) {
             rows.put(key, start(change));
@@ -69,8 +74,7 @@ final class Coalescer {
     }
 
     private boolean subjectCreatedOrDeleted(Key facetKey) {
-        Pending object = rows.get(new Key(facetKey.model(), facetKey.pk(), Streamed.OBJECT_FACET));
-        return object != null && object.op != EventOperation.UPDATED;
+        return bornOrGone.contains(new Key(facetKey.model(), facetKey.pk(), Streamed.OBJECT_FACET));
     }
 
     private static Pending start(OutboxRow change) {

@@ -1,0 +1,327 @@
+package io.objectstreams.it.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Notifications;
+import io.objectstreams.it.support.Outbox;
+import io.objectstreams.it.support.Outbox.Row;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StoreClient.Reply;
+import io.objectstreams.it.support.TestDatabase;
+import java.net.URL;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * G1–G4 on a real server: what a committed, rolled back or coalesced transaction leaves in the outbox, and
+ * what it costs. Runs twice in the build: with a plain and with an XA application datasource.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class CaptureIT {
+
+    private static final String MODEL = "store.CustomerOrder";
+    private static final String CHANNEL = "object_streams_events";
+    private static final String ORDER = """
+            {"status":"draft","total":10.00,"note":"first","lines":[{"product":"tea","quantity":2,"unitPrice":5.00}]}""";
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.storeWar();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private StoreClient alice() {
+        return StoreClient.as("alice", base);
+    }
+
+    private long createOrder() {
+        return alice().createOrder(ORDER);
+    }
+
+    private Reply scenario(String name) {
+        return alice().post("api/it/capture/" + name, null);
+    }
+
+    @Test
+    void committedCreateRecordsOneCreatedRowWithTransactionAndActor() {
+        long mark = Outbox.mark();
+        long id = createOrder();
+
+        List<Row> rows = Outbox.since(mark);
+        assertThat(rows).hasSize(1);
+        Row row = rows.get(0);
+        assertThat(row.model()).isEqualTo(MODEL);
+        assertThat(row.pk()).isEqualTo(Long.toString(id));
+        assertThat(row.facet()).isEqualTo("object");
+        assertThat(row.op()).isEqualTo("created");
+        assertThat(row.changedFields()).isEmpty();
+        assertThat(row.transactionId()).isPositive();
+        assertThat(row.actor()).isEqualTo("alice");
+        assertThat(row.correlationId()).isNotBlank();
+        assertThat(row.cursor()).as("cursors are the listener's job, never the writer's").isNull();
+    }
+
+    @Test
+    void committedUpdateNamesTheChangedAttributes() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().patch("api/orders/" + id, "{\"status\":\"open\",\"note\":\"changed\",\"total\":10.0}").status())
+                .isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.op()).isEqualTo("updated");
+            assertThat(row.pk()).isEqualTo(Long.toString(id));
+            assertThat(row.facet()).isEqualTo("object");
+            assertThat(row.changedFields()).as("10.0 equals 10.00: not a change").containsExactly("status", "note");
+            assertThat(row.actor()).isEqualTo("alice");
+        });
+    }
+
+    @Test
+    void committedDeleteRecordsOneDeletedRowEvenWithCascadedLines() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().delete("api/orders/" + id).status()).isEqualTo(204);
+
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.op()).isEqualTo("deleted");
+            assertThat(row.pk()).isEqualTo(Long.toString(id));
+            assertThat(row.facet()).isEqualTo("object");
+            assertThat(row.changedFields()).isEmpty();
+        });
+    }
+
+    @Test
+    void exceptionAfterFlushRollsBackLeavingNoRowAndNoWakeup() throws Exception {
+        long mark = Outbox.mark();
+        try (Notifications wakeups = Notifications.listen(CHANNEL)) {
+            Reply reply = scenario("create-then-fail");
+
+            assertThat(reply.status()).isEqualTo(409);
+            assertThat(reply.object().getString("failed")).isEqualTo("ScenarioFailure");
+            assertThat(wakeups.countFor(1500)).isZero();
+        }
+        assertThat(Outbox.since(mark)).isEmpty();
+    }
+
+    @Test
+    void changeFlushedOnlyAtCommitIsCaptured() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/update-at-commit?id=" + id, null).status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.op()).isEqualTo("updated");
+            assertThat(row.changedFields()).containsExactly("note");
+        });
+    }
+
+    @Test
+    void cascadedLineIsReportedOnItsOrderAsTheLinesFacet() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/add-line?id=" + id, null).status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.model()).isEqualTo(MODEL);
+            assertThat(row.pk()).isEqualTo(Long.toString(id));
+            assertThat(row.facet()).isEqualTo("lines");
+            assertThat(row.op()).isEqualTo("updated");
+            assertThat(row.changedFields()).containsExactly("lines");
+        });
+    }
+
+    @Test
+    void orphanRemovalIsReportedOnItsOrder() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/remove-line?id=" + id, null).status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.pk()).isEqualTo(Long.toString(id));
+            assertThat(row.facet()).isEqualTo("lines");
+            assertThat(row.op()).isEqualTo("updated");
+        });
+        assertThat(alice().get("api/orders/" + id).object().getJsonArray("lines")).isEmpty();
+    }
+
+    @Test
+    void replacingAnOrderAndItsLinesCoalescesIntoOneRowPerFacet() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        Reply reply = alice().put("api/orders/" + id,
+                "{\"status\":\"open\",\"total\":12.00,\"lines\":[{\"product\":\"cake\",\"quantity\":1,\"unitPrice\":12.00}]}");
+        assertThat(reply.status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).extracting(Row::facet, Row::op, Row::changedFields).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("object", "updated", List.of("status", "total", "note")),
+                org.assertj.core.groups.Tuple.tuple("lines", "updated", List.of("lines")));
+    }
+
+    @Test
+    void createThenUpdateInOneTransactionIsOneCreatedRow() {
+        long mark = Outbox.mark();
+
+        Reply reply = scenario("create-then-update");
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.op()).isEqualTo("created");
+            assertThat(row.pk()).isEqualTo(reply.object().getString("result"));
+        });
+    }
+
+    @Test
+    void updateThenUpdateInOneTransactionIsOneUpdatedRowWithTheUnionOfFields() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/update-twice?id=" + id, null).status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.op()).isEqualTo("updated");
+            assertThat(row.changedFields()).containsExactly("status", "note");
+        });
+    }
+
+    @Test
+    void updateThenDeleteInOneTransactionIsOneDeletedRow() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/update-then-delete?id=" + id, null).status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).singleElement().satisfies(row -> {
+            assertThat(row.op()).isEqualTo("deleted");
+            assertThat(row.pk()).isEqualTo(Long.toString(id));
+        });
+    }
+
+    @Test
+    void createThenDeleteInOneTransactionLeavesNothing() throws Exception {
+        long mark = Outbox.mark();
+        try (Notifications wakeups = Notifications.listen(CHANNEL)) {
+            assertThat(scenario("create-then-delete").status()).isEqualTo(200);
+            assertThat(wakeups.countFor(1000)).as("no row, so nothing to wake up for").isZero();
+        }
+        assertThat(Outbox.since(mark)).isEmpty();
+    }
+
+    @Test
+    void writingTheValuesAnAttributeAlreadyHasIsNoChange() {
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/rewrite-same?id=" + id, null).status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).isEmpty();
+    }
+
+    @Test
+    void entityWithoutStreamedProducesNothing() {
+        long mark = Outbox.mark();
+
+        assertThat(scenario("non-streamed").status()).isEqualTo(200);
+
+        assertThat(Outbox.since(mark)).isEmpty();
+    }
+
+    @Test
+    void hundredRowTransactionCostsOneInsertStatementAndOneWakeup() throws Exception {
+        TestDatabase.execute(
+                "CREATE TABLE IF NOT EXISTS it_outbox_statements (transaction_id bigint NOT NULL)",
+                "CREATE OR REPLACE FUNCTION it_count_outbox_statement() RETURNS trigger LANGUAGE plpgsql AS"
+                        + " $$ BEGIN INSERT INTO it_outbox_statements VALUES (txid_current()); RETURN NULL; END $$",
+                "DROP TRIGGER IF EXISTS it_count_outbox_statement ON streams_outbox",
+                "CREATE TRIGGER it_count_outbox_statement AFTER INSERT ON streams_outbox"
+                        + " FOR EACH STATEMENT EXECUTE FUNCTION it_count_outbox_statement()");
+        try {
+            long mark = Outbox.mark();
+            int wakeupCount;
+            try (Notifications wakeups = Notifications.listen(CHANNEL)) {
+                assertThat(alice().post("api/it/capture/update-many?count=100", null).status()).isEqualTo(200);
+                wakeupCount = wakeups.countFor(1500);
+            }
+
+            List<Row> rows = Outbox.since(mark);
+            // Two transactions: one creates the 100 orders, the next updates all of them.
+            assertThat(rows).hasSize(200);
+            assertThat(rows.stream().map(Row::transactionId).distinct()).hasSize(2);
+            assertThat(rows.subList(100, 200)).allSatisfy(row -> {
+                assertThat(row.op()).isEqualTo("updated");
+                assertThat(row.changedFields()).containsExactly("note");
+            });
+            assertThat(insertStatementsPerTransaction()).containsOnly(1L);
+            assertThat(wakeupCount).as("wakeups for two commits, coalesced or not, never one per row")
+                    .isBetween(1, 2);
+        } finally {
+            TestDatabase.execute("DROP TRIGGER IF EXISTS it_count_outbox_statement ON streams_outbox",
+                    "DROP TABLE IF EXISTS it_outbox_statements");
+        }
+    }
+
+    @Test
+    void bulkStatusRecordsOneRowPerAffectedOrder() {
+        StoreClient bob = StoreClient.as("bob", base);
+        long first = bob.createOrder("{\"status\":\"open\",\"total\":1}");
+        long second = bob.createOrder("{\"status\":\"open\",\"total\":2}");
+        long paid = bob.createOrder("{\"status\":\"paid\",\"total\":3}");
+        long mark = Outbox.mark();
+
+        Reply reply = bob.post("api/orders/bulk-status", "{\"from\":\"open\",\"to\":\"cancelled\"}");
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.object().getInt("updated")).isEqualTo(2);
+        List<Row> rows = Outbox.since(mark);
+        assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(first), Long.toString(second))
+                .doesNotContain(Long.toString(paid));
+        assertThat(rows).allSatisfy(row -> {
+            assertThat(row.op()).isEqualTo("updated");
+            assertThat(row.changedFields()).containsExactly("status");
+            assertThat(row.actor()).isEqualTo("bob");
+        });
+        assertThat(rows.stream().map(Row::transactionId).distinct()).hasSize(1);
+    }
+
+    @Test
+    void publishingOutsideATransactionIsRefusedWithANamedError() {
+        long mark = Outbox.mark();
+
+        Reply reply = scenario("publish-without-transaction");
+
+        assertThat(reply.status()).isEqualTo(409);
+        assertThat(reply.object().getString("code")).isEqualTo("no_transaction");
+        assertThat(Outbox.since(mark)).isEmpty();
+        assertThat(alice().get("api/orders").status()).as("the server keeps working").isEqualTo(200);
+    }
+
+    private static List<Long> insertStatementsPerTransaction() throws Exception {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM it_outbox_statements GROUP BY transaction_id")) {
+            List<Long> counts = new java.util.ArrayList<>();
+            while (rs.next()) {
+                counts.add(rs.getLong(1));
+            }
+            return counts;
+        }
+    }
+}

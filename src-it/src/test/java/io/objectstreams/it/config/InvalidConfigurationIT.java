@@ -1,0 +1,34 @@
+package io.objectstreams.it.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.support.PayaraMicroProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** G14: a setting that cannot work stops deployment, with a message naming the key. */
+class InvalidConfigurationIT {
+
+    @Test
+    void invalidNotifyChannelFailsDeploymentNamingTheKey() throws Exception {
+        // MicroProfile Config maps streams.notify-channel to the environment variable STREAMS_NOTIFY_CHANNEL.
+        try (PayaraMicroProcess server = PayaraMicroProcess.start("invalid-channel",
+                Map.of("STREAMS_NOTIFY_CHANNEL", "not-a-valid-identifier"))) {
+            server.awaitStarted(Duration.ofMinutes(3));
+
+            assertThat(server.log())
+                    .contains("streams.notify-channel")
+                    .contains("'not-a-valid-identifier' is not a valid unquoted PostgreSQL identifier");
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://localhost:" + server.httpPort() + "/store/api/orders"))
+                            .timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as("the application must not be serving").isEqualTo(404);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.objectstreams.it.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StoreClient.Reply;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The demo store's REST contract: who sees what, and a named 400 for every kind of bad input. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class StoreApiIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.storeWar();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private StoreClient as(String user) {
+        return StoreClient.as(user, base);
+    }
+
+    @Test
+    void customerCreatesReadsUpdatesAndDeletesOwnOrder() {
+        StoreClient alice = as("alice");
+        Reply created = alice.post("api/orders",
+                "{\"status\":\"draft\",\"total\":4.50,\"note\":null,\"lines\":[{\"product\":\"pen\",\"quantity\":3,\"unitPrice\":1.50}]}");
+        assertThat(created.status()).isEqualTo(201);
+        JsonObject order = created.object();
+        assertThat(order.getString("owner")).isEqualTo("alice");
+        assertThat(order.getJsonArray("lines")).hasSize(1);
+        long id = created.id();
+
+        assertThat(alice.get("api/orders/" + id).object().getString("status")).isEqualTo("draft");
+        assertThat(alice.patch("api/orders/" + id, "{\"status\":\"open\"}").object().getString("status")).isEqualTo("open");
+        Reply replaced = alice.put("api/orders/" + id, "{\"status\":\"paid\",\"total\":1}");
+        assertThat(replaced.object().getJsonArray("lines")).as("PUT replaces the lines too").isEmpty();
+        assertThat(alice.delete("api/orders/" + id).status()).isEqualTo(204);
+        assertThat(alice.get("api/orders/" + id).status()).isEqualTo(404);
+    }
+
+    @Test
+    void customersSeeOnlyTheirOwnOrdersAndStaffSeesAll() {
+        long alices = as("alice").createOrder("{\"status\":\"open\",\"total\":1}");
+        long bobs = as("bob").createOrder("{\"status\":\"open\",\"total\":2}");
+
+        assertThat(ids(as("alice").get("api/orders"))).contains(alices).doesNotContain(bobs);
+        assertThat(ids(as("bob").get("api/orders"))).contains(bobs).doesNotContain(alices);
+        assertThat(ids(as("carol").get("api/orders"))).contains(alices, bobs);
+    }
+
+    @Test
+    void anotherUsersOrderIsNotFoundForEveryVerb() {
+        long alices = as("alice").createOrder("{\"status\":\"open\",\"total\":1}");
+        StoreClient bob = as("bob");
+
+        assertThat(bob.get("api/orders/" + alices).status()).isEqualTo(404);
+        assertThat(bob.patch("api/orders/" + alices, "{\"status\":\"paid\"}").status()).isEqualTo(404);
+        assertThat(bob.put("api/orders/" + alices, "{\"status\":\"paid\",\"total\":1}").status()).isEqualTo(404);
+        assertThat(bob.delete("api/orders/" + alices).status()).isEqualTo(404);
+        assertThat(as("alice").get("api/orders/" + alices).object().getString("status")).isEqualTo("open");
+        assertThat(as("carol").patch("api/orders/" + alices, "{\"note\":\"seen by staff\"}").status()).isEqualTo(200);
+    }
+
+    @Test
+    void unknownIdIsNotFoundWithAJsonBody() {
+        Reply reply = as("alice").get("api/orders/999999999");
+
+        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.object().getString("error")).isEqualTo("not_found");
+    }
+
+    @Test
+    void anonymousRequestsAreChallenged() {
+        assertThat(StoreClient.anonymous(base).get("api/orders").status()).isEqualTo(401);
+    }
+
+    @ParameterizedTest(name = "{0} -> field {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"status\":\"lost\",\"total\":1}|status",
+            "{\"total\":1}|status",
+            "{\"status\":\"open\"}|total",
+            "{\"status\":\"open\",\"total\":-1}|total",
+            "{\"status\":\"open\",\"total\":\"ten\"}|total",
+            "{\"status\":\"open\",\"total\":1.234}|total",
+            "{\"status\":\"open\",\"total\":1,\"colour\":\"red\"}|colour",
+            "{\"status\":\"open\",\"total\":1,\"note\":5}|note",
+            "{\"status\":\"open\",\"total\":1,\"lines\":{}}|lines",
+            "{\"status\":\"open\",\"total\":1,\"lines\":[{\"product\":\"x\",\"quantity\":0,\"unitPrice\":1}]}|lines[0].quantity",
+            "{\"status\":\"open\",\"total\":1,\"lines\":[{\"quantity\":1,\"unitPrice\":1}]}|lines[0].product",
+            "{\"status\":\"open\",\"total\":1,\"owner\":\"bob\"}|owner",
+            "{bad json|body",
+            "[1,2]|body"})
+    void badCreateBodyIsA400NamingTheField(String body, String field) {
+        Reply reply = as("alice").post("api/orders", body);
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(400);
+        assertThat(reply.object().getString("error")).isEqualTo("invalid_request");
+        assertThat(reply.object().getString("field")).isEqualTo(field);
+    }
+
+    @Test
+    void badIdAndBadBulkStatusAre400s() {
+        StoreClient alice = as("alice");
+        assertThat(alice.get("api/orders/abc").object().getString("field")).isEqualTo("id");
+        assertThat(alice.post("api/orders/bulk-status", "{\"from\":\"open\"}").object().getString("field")).isEqualTo("to");
+        assertThat(alice.post("api/orders/bulk-status", "{\"from\":\"open\",\"to\":\"gone\"}").object().getString("field"))
+                .isEqualTo("status");
+        assertThat(alice.post("api/orders/bulk-status", "{\"from\":\"open\",\"to\":\"paid\",\"all\":true}").object()
+                .getString("field")).isEqualTo("all");
+    }
+
+    @Test
+    void customerBulkStatusTouchesOnlyOwnOrders() {
+        long bobs = as("bob").createOrder("{\"status\":\"draft\",\"total\":2}");
+        as("alice").createOrder("{\"status\":\"draft\",\"total\":1}");
+
+        as("alice").post("api/orders/bulk-status", "{\"from\":\"draft\",\"to\":\"open\"}");
+
+        assertThat(as("bob").get("api/orders/" + bobs).object().getString("status")).isEqualTo("draft");
+    }
+
+    private static java.util.List<Long> ids(Reply reply) {
+        return reply.body().asJsonArray().stream().map(v -> v.asJsonObject().getJsonNumber("id").longValue()).toList();
+    }
+}

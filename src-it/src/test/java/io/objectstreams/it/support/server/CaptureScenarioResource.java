@@ -1,0 +1,67 @@
+package io.objectstreams.it.support.server;
+
+import io.objectstreams.StreamsException;
+import jakarta.ejb.EJBException;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/** Exposes {@link ScenarioBean} over HTTP for the client-side tests; deployed only in test archives. */
+@Path("it/capture")
+@Produces(MediaType.APPLICATION_JSON)
+public class CaptureScenarioResource {
+
+    @Inject
+    ScenarioBean scenarios;
+
+    @POST
+    @Path("{scenario}")
+    public Response run(@PathParam("scenario") String scenario, @QueryParam("id") Long id,
+                        @QueryParam("count") Integer count) {
+        try {
+            Object result = switch (scenario) {
+                case "create-then-fail" -> scenarios.createThenFailAfterFlush();
+                case "create-then-update" -> scenarios.createThenUpdate();
+                case "update-twice" -> run(() -> scenarios.updateTwice(id));
+                case "update-then-delete" -> run(() -> scenarios.updateThenDelete(id));
+                case "create-then-delete" -> run(scenarios::createThenDelete);
+                case "update-at-commit" -> run(() -> scenarios.updateFlushedAtCommit(id));
+                case "rewrite-same" -> run(() -> scenarios.rewriteSameValues(id));
+                case "create-many" -> ids(scenarios.createMany(count));
+                case "update-many" -> run(() -> scenarios.updateMany(scenarios.createMany(count)));
+                case "add-line" -> run(() -> scenarios.addLine(id));
+                case "remove-line" -> run(() -> scenarios.removeFirstLine(id));
+                case "non-streamed" -> run(scenarios::writeNonStreamed);
+                case "publish-without-transaction" -> run(scenarios::publishWithoutTransaction);
+                default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+            };
+            return Response.ok(Json.createObjectBuilder().add("result", String.valueOf(result)).build()).build();
+        } catch (EJBException | StreamsException | ScenarioFailure e) {
+            Throwable cause = e instanceof EJBException && e.getCause() != null ? e.getCause() : e;
+            JsonObject body = Json.createObjectBuilder()
+                    .add("failed", cause.getClass().getSimpleName())
+                    .add("code", cause instanceof StreamsException s ? s.code() : "")
+                    .add("message", String.valueOf(cause.getMessage()))
+                    .build();
+            return Response.status(409).entity(body).build();
+        }
+    }
+
+    private static String run(Runnable scenario) {
+        scenario.run();
+        return "ok";
+    }
+
+    private static JsonArray ids(List<Long> ids) {
+        return Json.createArrayBuilder(ids).build();
+    }
+}

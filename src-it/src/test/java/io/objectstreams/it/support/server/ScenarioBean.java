@@ -1,0 +1,129 @@
+package io.objectstreams.it.support.server;
+
+import io.objectstreams.SourceEvent;
+import io.objectstreams.StreamsAction;
+import io.objectstreams.StreamsPublisher;
+import io.objectstreams.demo.store.CustomerOrder;
+import io.objectstreams.demo.store.OrderLine;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Transactions the capture tests need that the store's REST API does not offer: several changes to one
+ * object in one transaction, failures after flush, writes flushed only at commit, many rows at once.
+ * Each method is one container-managed transaction.
+ */
+@Stateless
+@StreamsAction
+public class ScenarioBean {
+
+    @PersistenceContext(unitName = "store")
+    EntityManager em;
+
+    @Inject
+    StreamsPublisher publisher;
+
+    public long createThenFailAfterFlush() {
+        CustomerOrder order = newOrder("draft");
+        em.persist(order);
+        em.flush();
+        throw new ScenarioFailure("failing after flush of order " + order.getId());
+    }
+
+    public long createThenUpdate() {
+        CustomerOrder order = newOrder("draft");
+        em.persist(order);
+        em.flush();
+        order.setStatus("open");
+        return order.getId();
+    }
+
+    public void updateTwice(long id) {
+        CustomerOrder order = em.find(CustomerOrder.class, id);
+        order.setStatus("paid");
+        em.flush();
+        order.setNote("second change");
+    }
+
+    public void updateThenDelete(long id) {
+        CustomerOrder order = em.find(CustomerOrder.class, id);
+        order.setTotal(order.getTotal().add(BigDecimal.ONE));
+        em.flush();
+        em.remove(order);
+    }
+
+    public void createThenDelete() {
+        CustomerOrder order = newOrder("draft");
+        em.persist(order);
+        em.flush();
+        em.remove(order);
+    }
+
+    /** No explicit flush: the change reaches the database only when the transaction commits. */
+    public void updateFlushedAtCommit(long id) {
+        em.find(CustomerOrder.class, id).setNote("flushed at commit");
+    }
+
+    /** Setting an attribute to the value it already has is no change. */
+    public void rewriteSameValues(long id) {
+        CustomerOrder order = em.find(CustomerOrder.class, id);
+        order.setStatus(order.getStatus());
+        order.setTotal(new BigDecimal(order.getTotal().toPlainString() + "0"));
+    }
+
+    public List<Long> createMany(int count) {
+        List<CustomerOrder> orders = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            CustomerOrder order = newOrder("open");
+            em.persist(order);
+            orders.add(order);
+        }
+        em.flush();
+        return orders.stream().map(CustomerOrder::getId).toList();
+    }
+
+    public void updateMany(List<Long> ids) {
+        for (Long id : ids) {
+            em.find(CustomerOrder.class, id).setNote("bulk " + id);
+        }
+    }
+
+    public void addLine(long orderId) {
+        em.find(CustomerOrder.class, orderId).addLine(new OrderLine("extra", 1, BigDecimal.TEN));
+    }
+
+    public void removeFirstLine(long orderId) {
+        em.find(CustomerOrder.class, orderId).getLines().remove(0);
+    }
+
+    public void writeNonStreamed() {
+        ItNote note = new ItNote();
+        note.setText("not streamed");
+        em.persist(note);
+    }
+
+    public void publish(String model, String pk, String field) {
+        publisher.publish(SourceEvent.updated(model, pk, field));
+    }
+
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public void publishWithoutTransaction() {
+        publisher.publish(SourceEvent.updated("store.CustomerOrder", "1", "status"));
+    }
+
+    private static CustomerOrder newOrder(String status) {
+        CustomerOrder order = new CustomerOrder();
+        order.setOwner("alice");
+        order.setStatus(status);
+        order.setTotal(new BigDecimal("10.00"));
+        order.addLine(new OrderLine("widget", 2, new BigDecimal("5.00")));
+        return order;
+    }
+}
