@@ -16,7 +16,13 @@ import jakarta.annotation.sql.DataSourceDefinition;
         databaseName = "${ENV=STREAMS_DB_NAME:postgres}",
         user = "${ENV=STREAMS_DB_USER:postgres}",
         password = "${ENV=STREAMS_DB_PASSWORD:postgres}",
-        properties = {"portNumber=${ENV=STREAMS_DB_PORT:5432}"},
+        properties = {
+                "portNumber=${ENV=STREAMS_DB_PORT:5432}",
+                // Pooled connections die with a database restart; validate before use so the application
+                // recovers by itself (G6 asks the same of the listener).
+                "fish.payara.is-connection-validation-required=true",
+                "fish.payara.connection-validation-method=auto-commit",
+                "fish.payara.fail-all-connections=true"},
         minPoolSize = 2,
         maxPoolSize = 32)
 public class StoreDataSource {

@@ -26,14 +26,49 @@ public final class TestDatabase {
         if (embedded != null || !Boolean.parseBoolean(setting("embedded", "true"))) {
             return;
         }
+        embedded = startEmbedded(true);
+        LOG.info(() -> "Embedded PostgreSQL started on port " + embedded.getPort());
+    }
+
+    /**
+     * Stops the embedded PostgreSQL and starts it again on the same port and data, as a database restart
+     * in production would: connections die, data survives.
+     */
+    public static synchronized void restart(java.time.Duration downtime) throws InterruptedException {
+        if (embedded == null) {
+            throw new IllegalStateException("restart needs the embedded PostgreSQL (streams.it.db.embedded=true)");
+        }
         try {
-            embedded = EmbeddedPostgres.builder()
-                    .setPort(Integer.parseInt(setting("port", "15432")))
+            embedded.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not stop embedded PostgreSQL", e);
+        }
+        Thread.sleep(downtime.toMillis());
+        embedded = startEmbedded(false);
+    }
+
+    public static boolean isEmbedded() {
+        return Boolean.parseBoolean(setting("embedded", "true"));
+    }
+
+    private static EmbeddedPostgres startEmbedded(boolean fresh) {
+        int port = Integer.parseInt(setting("port", "15432"));
+        java.io.File data = new java.io.File(System.getProperty("java.io.tmpdir"), "object-streams-it-pg-" + port);
+        try {
+            if (fresh && data.exists()) {
+                try (var files = java.nio.file.Files.walk(data.toPath())) {
+                    files.sorted(java.util.Comparator.reverseOrder()).map(java.nio.file.Path::toFile)
+                            .forEach(java.io.File::delete);
+                }
+            }
+            return EmbeddedPostgres.builder()
+                    .setPort(port)
+                    .setDataDirectory(data)
+                    .setCleanDataDirectory(false)
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("fsync", "off")
                     .setServerConfig("synchronous_commit", "off")
                     .start();
-            LOG.info(() -> "Embedded PostgreSQL started on port " + embedded.getPort());
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start embedded PostgreSQL", e);
         }

@@ -46,6 +46,61 @@ final class ConfigRules {
         };
     }
 
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+
+    /** {@code 500ms}, {@code 1s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT1S}); positive. */
+    static java.time.Duration duration(String key, Optional<String> value, java.time.Duration defaultValue) {
+        Optional<String> text = StreamsConfig.present(value);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        String v = text.get().toLowerCase(java.util.Locale.ROOT);
+        java.time.Duration parsed = null;
+        java.util.regex.Matcher m = DURATION.matcher(v);
+        if (m.matches()) {
+            long amount = Long.parseLong(m.group(1));
+            parsed = switch (m.group(2)) {
+                case "ms" -> java.time.Duration.ofMillis(amount);
+                case "s" -> java.time.Duration.ofSeconds(amount);
+                case "m" -> java.time.Duration.ofMinutes(amount);
+                default -> java.time.Duration.ofHours(amount);
+            };
+        } else {
+            try {
+                parsed = java.time.Duration.parse(text.get());
+            } catch (java.time.format.DateTimeParseException ignored) {
+                // reported below with the accepted forms
+            }
+        }
+        if (parsed == null || parsed.isNegative() || parsed.isZero()) {
+            throw invalid(key, "'" + text.get() + "' is not a positive duration such as 500ms, 1s, 2m or PT1S");
+        }
+        return parsed;
+    }
+
+    static java.time.Duration atLeast(String key, java.time.Duration value, java.time.Duration minimum) {
+        if (value.compareTo(minimum) < 0) {
+            throw invalid(key, "(" + value + ") must not be shorter than " + minimum);
+        }
+        return value;
+    }
+
+    static int integer(String key, Optional<String> value, int defaultValue, int min, int max) {
+        Optional<String> text = StreamsConfig.present(value);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            int parsed = Integer.parseInt(text.get());
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the accepted range
+        }
+        throw invalid(key, "'" + text.get() + "' is not a whole number from " + min + " to " + max);
+    }
+
     static StreamsException invalid(String key, String problem) {
         return new StreamsException("invalid_configuration",
                 "Invalid Object Streams configuration: " + key + " " + problem + ". Fix " + key

@@ -4,6 +4,7 @@ import io.objectstreams.StreamsException;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Optional;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -29,12 +30,46 @@ public class StreamsConfig {
     public static final String SCHEMA_MIGRATE = "streams.schema.migrate";
     public static final boolean DEFAULT_SCHEMA_MIGRATE = true;
 
+    /** JDBC URL of the listener's own, unpooled connection (LISTEN is session state a pool would leak). Required. */
+    public static final String LISTENER_URL = "streams.listener.url";
+    /** User and password of the listener's connection; may also be given in the URL. */
+    public static final String LISTENER_USER = "streams.listener.user";
+    public static final String LISTENER_PASSWORD = "streams.listener.password";
+
+    /** The channel on which the assigner announces new cursors to every instance. */
+    public static final String CURSOR_CHANNEL = "streams.cursor-channel";
+    public static final String DEFAULT_CURSOR_CHANNEL = "object_streams_cursors";
+
+    /** The poll floor: the listener drains at least this often even if no wakeup arrives (G6). */
+    public static final String POLL_INTERVAL = "streams.listener.poll-interval";
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+
+    /** First delay before reconnecting after the listener's connection fails; doubles up to the maximum. */
+    public static final String RETRY_DELAY = "streams.listener.retry-delay";
+    public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(1);
+    public static final String MAX_RETRY_DELAY = "streams.listener.max-retry-delay";
+    public static final Duration DEFAULT_MAX_RETRY_DELAY = Duration.ofSeconds(30);
+
+    /** Consecutive failed reconnects after which the listener gives up (liveness goes DOWN); -1 retries forever. */
+    public static final String MAX_RETRIES = "streams.listener.max-retries";
+    public static final int DEFAULT_MAX_RETRIES = -1;
+
+    /** Rows given cursors, or read for delivery, per statement. */
+    public static final String BATCH_SIZE = "streams.listener.batch-size";
+    public static final int DEFAULT_BATCH_SIZE = 1000;
+
+    /** Readiness is DOWN when a committed row has waited longer than this for its cursor (G13). */
+    public static final String MAX_BACKLOG_AGE = "streams.health.max-backlog-age";
+    public static final Duration DEFAULT_MAX_BACKLOG_AGE = Duration.ofSeconds(30);
+
     @Inject
     Config config;
 
     private String dataSourceName;
     private String notifyChannel;
     private boolean migrateSchema;
+    private ListenerSettings listener;
+    private Duration maxBacklogAge;
     private volatile DataSource dataSource;
 
     @PostConstruct
@@ -42,8 +77,37 @@ public class StreamsConfig {
         dataSourceName = ConfigRules.requireText(DATASOURCE, config.getOptionalValue(DATASOURCE, String.class));
         notifyChannel = ConfigRules.channelName(NOTIFY_CHANNEL,
                 config.getOptionalValue(NOTIFY_CHANNEL, String.class).orElse(DEFAULT_NOTIFY_CHANNEL));
-        migrateSchema = ConfigRules.bool(SCHEMA_MIGRATE, config.getOptionalValue(SCHEMA_MIGRATE, String.class),
-                DEFAULT_SCHEMA_MIGRATE);
+        migrateSchema = ConfigRules.bool(SCHEMA_MIGRATE, text(SCHEMA_MIGRATE), DEFAULT_SCHEMA_MIGRATE);
+        String cursorChannel = ConfigRules.channelName(CURSOR_CHANNEL, text(CURSOR_CHANNEL).orElse(DEFAULT_CURSOR_CHANNEL));
+        if (cursorChannel.equals(notifyChannel)) {
+            throw ConfigRules.invalid(CURSOR_CHANNEL, "must differ from " + NOTIFY_CHANNEL + " ('" + notifyChannel + "')");
+        }
+        Duration retryDelay = ConfigRules.duration(RETRY_DELAY, text(RETRY_DELAY), DEFAULT_RETRY_DELAY);
+        listener = new ListenerSettings(
+                ConfigRules.requireText(LISTENER_URL, text(LISTENER_URL)),
+                text(LISTENER_USER).orElse(null),
+                config.getOptionalValue(LISTENER_PASSWORD, String.class).orElse(null),
+                notifyChannel,
+                cursorChannel,
+                ConfigRules.duration(POLL_INTERVAL, text(POLL_INTERVAL), DEFAULT_POLL_INTERVAL),
+                retryDelay,
+                ConfigRules.atLeast(MAX_RETRY_DELAY,
+                        ConfigRules.duration(MAX_RETRY_DELAY, text(MAX_RETRY_DELAY), DEFAULT_MAX_RETRY_DELAY), retryDelay),
+                ConfigRules.integer(MAX_RETRIES, text(MAX_RETRIES), DEFAULT_MAX_RETRIES, -1, Integer.MAX_VALUE),
+                ConfigRules.integer(BATCH_SIZE, text(BATCH_SIZE), DEFAULT_BATCH_SIZE, 1, 100_000));
+        maxBacklogAge = ConfigRules.duration(MAX_BACKLOG_AGE, text(MAX_BACKLOG_AGE), DEFAULT_MAX_BACKLOG_AGE);
+    }
+
+    private Optional<String> text(String key) {
+        return present(config.getOptionalValue(key, String.class));
+    }
+
+    public ListenerSettings listener() {
+        return listener;
+    }
+
+    public Duration maxBacklogAge() {
+        return maxBacklogAge;
     }
 
     public String notifyChannel() {

@@ -2,7 +2,8 @@
 
 -- One row per captured source change. A row is written inside the business transaction (G1) with no
 -- cursor; the listener assigns cursors to committed rows in id order (G5). id is internal; cursor is what
--- clients see.
+-- clients see. created_at is the insert time (clock_timestamp, not the transaction start), which is
+-- just before commit: the listener's backlog age is measured from it.
 CREATE TABLE streams_outbox (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     cursor         bigint UNIQUE,
@@ -13,7 +14,7 @@ CREATE TABLE streams_outbox (
     changed_fields text[]      NOT NULL DEFAULT '{}',
     transaction_id bigint      NOT NULL DEFAULT txid_current(),
     metadata       jsonb       NOT NULL DEFAULT '{}'::jsonb,
-    created_at     timestamptz NOT NULL DEFAULT now()
+    created_at     timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 
 -- The assigner claims unassigned rows in id order; a partial index keeps that claim cheap however large

@@ -1,0 +1,48 @@
+package io.objectstreams.it.support;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Reads MicroProfile Health from a server and picks out the listener's check. */
+public final class Health {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** The listener check of one probe: its status and data. */
+    public record Check(String status, JsonObject data) {
+        public boolean up() {
+            return "UP".equals(status);
+        }
+
+        public String role() {
+            return data.getString("role");
+        }
+    }
+
+    private Health() {
+    }
+
+    /** @param server the server root, e.g. {@code http://localhost:8080/} */
+    public static Check listener(URI server, String probe) {
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(server.resolve("/health/" + probe))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            JsonObject body = Json.createReader(new StringReader(response.body())).readObject();
+            return body.getJsonArray("checks").stream().map(v -> v.asJsonObject())
+                    .filter(c -> c.getString("name").equals("object-streams-listener"))
+                    .map(c -> new Check(c.getString("status"), c.getJsonObject("data")))
+                    .findFirst().orElseThrow(() -> new AssertionError("no object-streams-listener check in " + response.body()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

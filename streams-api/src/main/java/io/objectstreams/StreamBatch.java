@@ -1,0 +1,29 @@
+package io.objectstreams;
+
+import java.util.List;
+
+/**
+ * The CDI event each server instance fires, on its listener thread, for every batch of newly assigned
+ * cursors: events in strictly increasing, gap-free cursor order, each cursor exactly once per instance
+ * (G5, G7). Observe it with {@code @Observes StreamBatch}; observers must return quickly and must not
+ * throw (a failing observer is logged and does not stop delivery).
+ *
+ * @param events the batch, never empty, ordered by cursor
+ */
+public record StreamBatch(List<StreamEvent> events) {
+
+    public StreamBatch {
+        if (events.isEmpty()) {
+            throw new IllegalArgumentException("a StreamBatch is never empty");
+        }
+        events = List.copyOf(events);
+    }
+
+    public long firstCursor() {
+        return events.get(0).cursor();
+    }
+
+    public long lastCursor() {
+        return events.get(events.size() - 1).cursor();
+    }
+}

@@ -1,0 +1,199 @@
+package io.objectstreams.internal.listener;
+
+import io.objectstreams.StreamBatch;
+import io.objectstreams.StreamEvent;
+import io.objectstreams.internal.config.ListenerSettings;
+import io.objectstreams.internal.config.StreamsConfig;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Owns the LISTEN session and the loop that assigns cursors (when this instance holds the assigner role)
+ * and delivers newly assigned rows to local transports as {@link StreamBatch} CDI events.
+ *
+ * <p>NOTIFY is only a wakeup (G6): the loop also drains on start, after every reconnect and at least once
+ * per poll interval, so a lost notification costs latency, never an event. The loop runs on a container
+ * managed thread, not the managed executor, because it never ends while the application is deployed.
+ */
+@Singleton
+@Startup
+@DependsOn("StreamsBootstrap")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionManagement(TransactionManagementType.BEAN)
+public class OutboxListener {
+
+    private static final Logger LOG = Logger.getLogger(OutboxListener.class.getName());
+
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
+    @Inject
+    StreamsConfig config;
+
+    @Inject
+    Event<StreamBatch> batches;
+
+    private ListenerSettings settings;
+    private CursorAssigner assigner;
+    private Thread thread;
+    private volatile boolean running;
+    private volatile ListenerConnection session;
+
+    // Read by health checks from other threads; written only by the loop.
+    private volatile boolean listening;
+    private volatile boolean assignerRole;
+    private volatile boolean gaveUp;
+    private volatile long lastAssigned;
+    private volatile long lastDelivered = -1;
+    private volatile Instant lastWakeup;
+    private volatile String lastError;
+
+    @PostConstruct
+    void start() {
+        settings = config.listener();
+        assigner = new CursorAssigner(settings.batchSize(), settings.cursorChannel());
+        running = true;
+        thread = threads.newThread(this::run);
+        thread.setName("object-streams-listener");
+        thread.start();
+        LOG.info(() -> "Object Streams listener started: " + settings);
+    }
+
+    /** Stops the loop within the poll interval plus a few seconds, and releases the session (and the role). */
+    @PreDestroy
+    void stop() {
+        running = false;
+        try {
+            thread.join(settings.pollInterval().plusSeconds(5).toMillis());
+            if (thread.isAlive()) {
+                ListenerConnection stuck = session;
+                if (stuck != null) {
+                    stuck.abort();
+                }
+                thread.join(5_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info(() -> "Object Streams listener stopped" + (thread.isAlive() ? " (thread still alive)" : ""));
+    }
+
+    public ListenerStatus status() {
+        return new ListenerStatus(thread != null && thread.isAlive() && !gaveUp, listening,
+                listening ? (assignerRole ? "assigner" : "follower") : "none",
+                lastAssigned, Math.max(lastDelivered, 0), lastWakeup, lastError);
+    }
+
+    private void run() {
+        int failures = 0;
+        while (running) {
+            try (ListenerConnection connection = ListenerConnection.open(settings)) {
+                session = connection;
+                listening = true;
+                lastError = null;
+                if (failures > 0) {
+                    LOG.info("Object Streams listener reconnected; draining");
+                }
+                failures = 0;
+                serve(connection);
+            } catch (SQLException | RuntimeException e) {
+                listening = false;
+                assignerRole = false;
+                lastError = e.getMessage();
+                if (!running) {
+                    break;
+                }
+                failures++;
+                if (settings.maxRetries() >= 0 && failures > settings.maxRetries()) {
+                    gaveUp = true;
+                    LOG.log(Level.SEVERE, "Object Streams listener gives up after " + settings.maxRetries()
+                            + " failed reconnects (streams.listener.max-retries)", e);
+                    return;
+                }
+                Duration delay = backoff(failures);
+                LOG.log(Level.WARNING, "Object Streams listener lost its database session; retry " + failures
+                        + " in " + delay.toMillis() + " ms: " + e.getMessage());
+                pause(delay);
+            } finally {
+                session = null;
+                listening = false;
+                assignerRole = false;
+            }
+        }
+    }
+
+    private void serve(ListenerConnection connection) throws SQLException {
+        if (lastDelivered < 0) {
+            // A fresh instance has no sessions owed anything older than now.
+            lastDelivered = CursorAssigner.lastCursor(connection.jdbc());
+            lastAssigned = lastDelivered;
+        }
+        int pollMillis = (int) Math.min(Integer.MAX_VALUE, settings.pollInterval().toMillis());
+        while (running) {
+            if (!assignerRole && connection.tryAssignerRole()) {
+                assignerRole = true;
+                LOG.info("Object Streams listener holds the assigner role");
+            }
+            if (assignerRole && assigner.assignAll(connection.jdbc()) > 0) {
+                lastAssigned = CursorAssigner.lastCursor(connection.jdbc());
+            }
+            deliver(connection);
+            if (connection.awaitNotifications(pollMillis) > 0) {
+                lastWakeup = Instant.now();
+            }
+        }
+    }
+
+    private void deliver(ListenerConnection connection) throws SQLException {
+        List<StreamEvent> events;
+        do {
+            events = OutboxReader.readAfter(connection.jdbc(), lastDelivered, settings.batchSize());
+            if (events.isEmpty()) {
+                return;
+            }
+            StreamBatch batch = new StreamBatch(events);
+            try {
+                batches.fire(batch);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "An observer of StreamBatch failed for cursors " + batch.firstCursor() + ".."
+                        + batch.lastCursor() + "; delivery continues", e);
+            }
+            lastDelivered = batch.lastCursor();
+            lastAssigned = Math.max(lastAssigned, lastDelivered);
+        } while (events.size() == settings.batchSize() && running);
+    }
+
+    private Duration backoff(int failures) {
+        Duration delay = settings.retryDelay().multipliedBy(1L << Math.min(failures - 1, 20));
+        return delay.compareTo(settings.maxRetryDelay()) > 0 ? settings.maxRetryDelay() : delay;
+    }
+
+    private void pause(Duration delay) {
+        long until = System.nanoTime() + delay.toNanos();
+        while (running && System.nanoTime() < until) {
+            try {
+                Thread.sleep(Math.min(100, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}
