@@ -25,4 +25,12 @@ public final class Deployments {
         return ShrinkWrap.createFromZipFile(WebArchive.class, new File(path))
                 .addPackage(CaptureScenarioResource.class.getPackage());
     }
+
+    /** The same archive as a file, for servers started without Arquillian. */
+    public static File storeWarFile(String name) {
+        File file = new File("target/" + name + "/store.war");
+        file.getParentFile().mkdirs();
+        storeWar().as(org.jboss.shrinkwrap.api.exporter.ZipExporter.class).exportTo(file, true);
+        return file;
+    }
 }

@@ -39,6 +39,17 @@ public final class PayaraMicroProcess implements AutoCloseable {
 
     /** Starts Payara Micro deploying the store WAR on {@code port}. */
     public static PayaraMicroProcess start(String name, int port, Map<String, String> env) {
+        return start(name, port, new File(requiredFile("streams.it.war")), env);
+    }
+
+    /** Starts Payara Micro deploying {@code war} on {@code port}. */
+    public static PayaraMicroProcess start(String name, int port, File war, Map<String, String> env) {
+        return start(name, port, war, env, List.of());
+    }
+
+    /** Starts Payara Micro deploying {@code war} on {@code port}, with extra Payara Micro options. */
+    public static PayaraMicroProcess start(String name, int port, File war, Map<String, String> env,
+                                           List<String> microOptions) {
         try {
             Path dir = Files.createDirectories(Path.of("target", "micro-" + name));
             Path log = dir.resolve("server.log");
@@ -46,7 +57,8 @@ public final class PayaraMicroProcess implements AutoCloseable {
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC",
                     "-jar", requiredFile("payara.microJar"),
                     "--nocluster", "--port", Integer.toString(port), "--sslPort", Integer.toString(freePort()),
-                    "--deploy", requiredFile("streams.it.war")));
+                    "--deploy", war.getAbsolutePath()));
+            command.addAll(microOptions);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(databaseEnvironment());
             builder.environment().putAll(env);
@@ -84,6 +96,41 @@ public final class PayaraMicroProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The server's root URL. */
+    public java.net.URI root() {
+        return java.net.URI.create("http://localhost:" + httpPort + "/");
+    }
+
+    /** The deployment's URL, as Arquillian would inject it. */
+    public java.net.URL deployment() {
+        try {
+            return root().resolve("/store/").toURL();
+        } catch (java.net.MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Kills the server without any shutdown (SIGKILL): its sessions die with it. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /** Asks the server to stop (SIGTERM) and waits for it; returns whether it exited within the bound. */
+    public boolean stopGracefully(Duration timeout) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** A thread dump of the running server, taken with {@code jcmd}. */
+    public String threadDump() throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                .redirectErrorStream(true).start();
+        String output = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        dump.waitFor();
+        return output;
     }
 
     public int httpPort() {

@@ -1,0 +1,63 @@
+package io.objectstreams.it.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.PayaraMicroProcess;
+import io.objectstreams.it.support.TestDatabase;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Undeploying the application, while the server keeps running, stops the listener thread and closes its
+ * session. Payara Micro has no runtime undeploy other than an asadmin command, so the server runs
+ * {@code undeploy store} as a post-deploy command: the listener starts, connects, and is then undeployed.
+ */
+class UndeployIT {
+
+    @Test
+    void undeployLeavesNoListenerSessionAndNoListenerThread() throws Exception {
+        File war = Deployments.storeWarFile("undeploy");
+        Path commands = Files.writeString(war.toPath().resolveSibling("undeploy.txt"), "undeploy store\n");
+        try (PayaraMicroProcess server = PayaraMicroProcess.start("undeploy", freePort(), war, Map.of(),
+                List.of("--postdeploycommandfile", commands.toAbsolutePath().toString()))) {
+            server.awaitStarted(Duration.ofMinutes(3));
+
+            String log = server.log();
+            assertThat(log).contains("Object Streams listener holds the assigner role")
+                    .contains("Boot Command undeploy returned with result SUCCESS");
+            assertThat(log.indexOf("Object Streams listener stopped"))
+                    .as("stopped after it had connected").isGreaterThan(log.indexOf("holds the assigner role"));
+            assertThat(log).doesNotContain("thread still alive");
+            assertThat(server.isAlive()).as("the server itself keeps running").isTrue();
+
+            String threads = server.threadDump();
+            assertThat(threads).as("jcmd worked").contains("Full thread dump");
+            assertThat(threads).doesNotContain("object-streams-listener");
+            await().atMost(Duration.ofSeconds(10)).until(() -> listenerSessions() == 0);
+        }
+    }
+
+    private static int listenerSessions() throws Exception {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'object-streams-listener'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
