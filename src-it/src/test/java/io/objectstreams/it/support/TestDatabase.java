@@ -61,14 +61,16 @@ public final class TestDatabase {
                             .forEach(java.io.File::delete);
                 }
             }
-            return EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setPort(port)
                     .setDataDirectory(data)
                     .setCleanDataDirectory(false)
-                    .setServerConfig("max_connections", "300")
-                    .setServerConfig("fsync", "off")
-                    .setServerConfig("synchronous_commit", "off")
-                    .start();
+                    .setServerConfig("max_connections", "300");
+            if (!Boolean.getBoolean("streams.it.db.durable")) {
+                // Tests need correctness, not durability across a power cut; benchmarks ask for durability.
+                builder.setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off");
+            }
+            return builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start embedded PostgreSQL", e);
         }
