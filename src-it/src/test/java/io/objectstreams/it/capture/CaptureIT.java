@@ -21,7 +21,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.jboss.shrinkwrap.api.Archive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -39,8 +39,8 @@ class CaptureIT {
             {"status":"draft","total":10.00,"note":"first","lines":[{"product":"tea","quantity":2,"unitPrice":5.00}]}""";
 
     @Deployment
-    static WebArchive deployment() {
-        return Deployments.storeWar();
+    static Archive<?> deployment() {
+        return Deployments.store();
     }
 
     @ArquillianResource
@@ -176,7 +176,8 @@ class CaptureIT {
                 "{\"status\":\"open\",\"total\":12.00,\"lines\":[{\"product\":\"cake\",\"quantity\":1,\"unitPrice\":12.00}]}");
         assertThat(reply.status()).isEqualTo(200);
 
-        assertThat(Outbox.since(mark)).extracting(Row::facet, Row::op, Row::changedFields).containsExactly(
+        // The order of the two rows follows the provider's flush order; the contract is one row per facet.
+        assertThat(Outbox.since(mark)).extracting(Row::facet, Row::op, Row::changedFields).containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple("object", "updated", List.of("status", "total", "note")),
                 org.assertj.core.groups.Tuple.tuple("lines", "updated", List.of("lines")));
     }

@@ -11,7 +11,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.jboss.shrinkwrap.api.Archive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StoreApiIT {
 
     @Deployment
-    static WebArchive deployment() {
-        return Deployments.storeWar();
+    static Archive<?> deployment() {
+        return Deployments.store();
     }
 
     @ArquillianResource

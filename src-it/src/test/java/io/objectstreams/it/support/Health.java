@@ -28,6 +28,16 @@ public final class Health {
     private Health() {
     }
 
+    /**
+     * Where the server under test serves MicroProfile Health: Payara at the HTTP root of the deployment's
+     * server, WildFly on its management port.
+     */
+    public static URI root(java.net.URL deployment) {
+        return Deployments.server().equals("wildfly")
+                ? URI.create("http://localhost:9990/")
+                : URI.create(deployment.toString()).resolve("/");
+    }
+
     /** @param server the server root, e.g. {@code http://localhost:8080/} */
     public static Check listener(URI server, String probe) {
         try {

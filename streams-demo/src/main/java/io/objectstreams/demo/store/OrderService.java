@@ -34,12 +34,16 @@ public class OrderService {
                 : em.createQuery("SELECT o FROM CustomerOrder o WHERE o.owner = :owner ORDER BY o.id", CustomerOrder.class)
                         .setParameter("owner", caller.name());
         List<CustomerOrder> orders = query.getResultList();
-        orders.forEach(o -> o.getLines().size());
+        orders.forEach(OrderService::withLines);
         return orders;
     }
 
     public CustomerOrder get(Caller caller, long id) {
-        CustomerOrder order = find(caller, id);
+        return withLines(find(caller, id));
+    }
+
+    /** The REST layer renders lines after the transaction ended; load them while it is open (any provider). */
+    private static CustomerOrder withLines(CustomerOrder order) {
         order.getLines().size();
         return order;
     }
@@ -51,7 +55,7 @@ public class OrderService {
         apply(order, input);
         em.persist(order);
         em.flush();
-        return order;
+        return withLines(order);
     }
 
     /** A full replacement: absent optional fields are cleared, lines are replaced. */
@@ -67,7 +71,7 @@ public class OrderService {
             order.getLines().clear();
         }
         em.flush();
-        return order;
+        return withLines(order);
     }
 
     public CustomerOrder patch(Caller caller, long id, OrderInput input) {
@@ -77,7 +81,7 @@ public class OrderService {
         }
         apply(order, input);
         em.flush();
-        return order;
+        return withLines(order);
     }
 
     public void delete(Caller caller, long id) {

@@ -2,6 +2,9 @@ package io.objectstreams.internal.listener;
 
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
+import io.objectstreams.health.ListenerProbe;
+import io.objectstreams.health.ListenerProbes;
+import io.objectstreams.health.ListenerReport;
 import io.objectstreams.internal.config.ListenerSettings;
 import io.objectstreams.internal.config.StreamsConfig;
 import jakarta.annotation.PostConstruct;
@@ -17,7 +20,9 @@ import jakarta.ejb.TransactionManagementType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -37,9 +42,13 @@ import java.util.logging.Logger;
 @DependsOn("StreamsBootstrap")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionManagement(TransactionManagementType.BEAN)
-public class OutboxListener {
+public class OutboxListener implements ListenerProbe {
 
     private static final Logger LOG = Logger.getLogger(OutboxListener.class.getName());
+
+    /** Committed rows without a cursor, and how long the oldest has waited (created_at is its insert time). */
+    private static final String BACKLOG = "SELECT count(*), coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0)"
+            + " FROM streams_outbox WHERE cursor IS NULL";
 
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;
@@ -64,6 +73,8 @@ public class OutboxListener {
     private volatile long lastDelivered = -1;
     private volatile Instant lastWakeup;
     private volatile String lastError;
+    private boolean served;
+    private volatile Backlog lastBacklog;
 
     @PostConstruct
     void start() {
@@ -73,12 +84,14 @@ public class OutboxListener {
         thread = threads.newThread(this::run);
         thread.setName("object-streams-listener");
         thread.start();
+        ListenerProbes.register(this);
         LOG.info(() -> "Object Streams listener started: " + settings);
     }
 
     /** Stops the loop within the poll interval plus a few seconds, and releases the session (and the role). */
     @PreDestroy
     void stop() {
+        ListenerProbes.unregister(this);
         running = false;
         try {
             thread.join(settings.pollInterval().plusSeconds(5).toMillis());
@@ -95,10 +108,36 @@ public class OutboxListener {
         LOG.info(() -> "Object Streams listener stopped" + (thread.isAlive() ? " (thread still alive)" : ""));
     }
 
-    public ListenerStatus status() {
-        return new ListenerStatus(thread != null && thread.isAlive() && !gaveUp, listening,
+    /**
+     * The listener's state and the outbox backlog, for the health checks (G13). The backlog is measured by
+     * the loop on its own session at every poll, so health never depends on the application's pool; between
+     * measurements the oldest row is assumed to keep waiting, so a loop that stops measuring turns
+     * readiness DOWN within {@code streams.health.max-backlog-age}.
+     */
+    @Override
+    public ListenerReport report() {
+        Backlog backlog = lastBacklog;
+        Duration oldest = null;
+        String backlogError = null;
+        if (backlog == null) {
+            backlogError = "not measured yet";
+        } else {
+            oldest = backlog.oldest().plus(Duration.between(backlog.measuredAt(), Instant.now()));
+        }
+        return new ListenerReport(thread != null && thread.isAlive() && !gaveUp, listening,
                 listening ? (assignerRole ? "assigner" : "follower") : "none",
-                lastAssigned, Math.max(lastDelivered, 0), lastWakeup, lastError);
+                lastAssigned, Math.max(lastDelivered, 0), lastWakeup, lastError,
+                backlog == null ? -1 : backlog.rows(), oldest, config.maxBacklogAge(), backlogError);
+    }
+
+    private record Backlog(long rows, Duration oldest, Instant measuredAt) {
+    }
+
+    private Backlog measureBacklog(ListenerConnection connection) throws SQLException {
+        try (Statement statement = connection.jdbc().createStatement(); ResultSet rs = statement.executeQuery(BACKLOG)) {
+            rs.next();
+            return new Backlog(rs.getLong(1), Duration.ofMillis((long) (rs.getDouble(2) * 1000)), Instant.now());
+        }
     }
 
     private void run() {
@@ -111,7 +150,7 @@ public class OutboxListener {
                 if (failures > 0) {
                     LOG.info("Object Streams listener reconnected; draining");
                 }
-                failures = 0;
+                served = false;
                 serve(connection);
             } catch (SQLException | RuntimeException e) {
                 listening = false;
@@ -120,7 +159,8 @@ public class OutboxListener {
                 if (!running) {
                     break;
                 }
-                failures++;
+                // A session that worked for a while resets the backoff; one that fails at once does not.
+                failures = served ? 1 : failures + 1;
                 if (settings.maxRetries() >= 0 && failures > settings.maxRetries()) {
                     gaveUp = true;
                     LOG.log(Level.SEVERE, "Object Streams listener gives up after " + settings.maxRetries()
@@ -155,6 +195,8 @@ public class OutboxListener {
                 lastAssigned = CursorAssigner.lastCursor(connection.jdbc());
             }
             deliver(connection);
+            lastBacklog = measureBacklog(connection);
+            served = true;
             if (connection.awaitNotifications(pollMillis) > 0) {
                 lastWakeup = Instant.now();
             }

@@ -1,0 +1,67 @@
+package io.objectstreams.health;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Liveness;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * MicroProfile Health for the listener (G13), both named {@value #NAME}. Readiness is DOWN when the listener
+ * is not listening or the oldest committed row without a cursor is older than
+ * {@code streams.health.max-backlog-age}; liveness is DOWN when the listener thread has died or given up.
+ * Both are DOWN while no listener is registered (it is starting, or failed to deploy).
+ */
+@ApplicationScoped
+public class ListenerHealthChecks {
+
+    public static final String NAME = "object-streams-listener";
+
+    @Produces
+    @Readiness
+    HealthCheck readiness() {
+        return () -> ListenerProbes.current()
+                .map(probe -> {
+                    ListenerReport report = probe.report();
+                    return describe(report).status(report.ready()).build();
+                })
+                .orElseGet(ListenerHealthChecks::absent);
+    }
+
+    @Produces
+    @Liveness
+    HealthCheck liveness() {
+        return () -> ListenerProbes.current()
+                .map(probe -> {
+                    ListenerReport report = probe.report();
+                    return describe(report).status(report.running()).build();
+                })
+                .orElseGet(ListenerHealthChecks::absent);
+    }
+
+    private static HealthCheckResponse absent() {
+        return HealthCheckResponse.named(NAME).down().withData("listener", "not registered").build();
+    }
+
+    private static HealthCheckResponseBuilder describe(ListenerReport report) {
+        HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
+                .withData("role", report.role())
+                .withData("listening", report.listening())
+                .withData("lastAssignedCursor", report.lastAssignedCursor())
+                .withData("lastDeliveredCursor", report.lastDeliveredCursor())
+                .withData("lastWakeup", report.lastWakeup() == null ? "never" : report.lastWakeup().toString())
+                .withData("backlogRows", report.backlogRows());
+        if (report.oldestBacklogAge() != null) {
+            response.withData("oldestBacklogAgeMs", report.oldestBacklogAge().toMillis());
+        }
+        if (report.lastError() != null) {
+            response.withData("lastError", report.lastError());
+        }
+        if (report.backlogError() != null) {
+            response.withData("backlogError", report.backlogError());
+        }
+        return response;
+    }
+}

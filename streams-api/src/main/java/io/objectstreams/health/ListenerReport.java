@@ -1,0 +1,30 @@
+package io.objectstreams.health;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What the listener of this application reports about itself, for health checks and operators.
+ *
+ * @param running             the listener thread is alive and has not given up
+ * @param listening           its database session is connected and LISTENing
+ * @param role                {@code assigner}, {@code follower}, or {@code none} while disconnected
+ * @param lastAssignedCursor  the highest cursor known to be assigned
+ * @param lastDeliveredCursor the last cursor fired to this instance's transports
+ * @param lastWakeup          when a notification last arrived, or {@code null}
+ * @param lastError           the last session failure while it lasts, or {@code null}
+ * @param backlogRows         committed rows still without a cursor, or -1 when unknown
+ * @param oldestBacklogAge    how long the oldest of them has waited, or {@code null} when unknown
+ * @param maxBacklogAge       the configured bound ({@code streams.health.max-backlog-age})
+ * @param backlogError        why the backlog is unknown, or {@code null}
+ */
+public record ListenerReport(boolean running, boolean listening, String role, long lastAssignedCursor,
+                             long lastDeliveredCursor, Instant lastWakeup, String lastError, long backlogRows,
+                             Duration oldestBacklogAge, Duration maxBacklogAge, String backlogError) {
+
+    /** Ready: listening, and no committed row has waited longer than the bound for its cursor. */
+    public boolean ready() {
+        return running && listening && backlogError == null && oldestBacklogAge != null
+                && oldestBacklogAge.compareTo(maxBacklogAge) <= 0;
+    }
+}
