@@ -2,8 +2,8 @@ package io.objectstreams.it.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.objectstreams.it.support.PayaraMicroProcess;
-import java.net.URI;
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.ServerProcess;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,7 +17,7 @@ class InvalidConfigurationIT {
     @Test
     void invalidNotifyChannelFailsDeploymentNamingTheKey() throws Exception {
         // MicroProfile Config maps streams.notify-channel to the environment variable STREAMS_NOTIFY_CHANNEL.
-        try (PayaraMicroProcess server = PayaraMicroProcess.start("invalid-channel",
+        try (ServerProcess server = ServerProcess.start("invalid-channel", Deployments.storeFile("invalid-channel"),
                 Map.of("STREAMS_NOTIFY_CHANNEL", "not-a-valid-identifier"))) {
             server.awaitStarted(Duration.ofMinutes(3));
 
@@ -25,7 +25,7 @@ class InvalidConfigurationIT {
                     .contains("streams.notify-channel")
                     .contains("'not-a-valid-identifier' is not a valid unquoted PostgreSQL identifier");
             HttpResponse<String> response = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create("http://localhost:" + server.httpPort() + "/store/api/orders"))
+                    HttpRequest.newBuilder(server.root().resolve("/store/api/orders"))
                             .timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as("the application must not be serving").isEqualTo(404);

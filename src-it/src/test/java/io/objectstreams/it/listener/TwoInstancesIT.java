@@ -7,11 +7,10 @@ import io.objectstreams.it.support.Delivered;
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.OutboxWriters;
-import io.objectstreams.it.support.PayaraMicroProcess;
+import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.TestDatabase;
 import java.io.File;
-import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,15 +35,15 @@ class TwoInstancesIT {
 
     @Test
     void killedAssignerIsReplacedAndTheSurvivorDeliversEveryCursorOnceInOrder() throws Exception {
-        File war = Deployments.storeWarFile("two-instances");
-        try (PayaraMicroProcess first = PayaraMicroProcess.start("first", freePort(), war, Map.of());
-             PayaraMicroProcess second = PayaraMicroProcess.start("second", freePort(), war, Map.of())) {
+        File archive = Deployments.storeFile("two-instances");
+        try (ServerProcess first = ServerProcess.start("first", archive, Map.of());
+             ServerProcess second = ServerProcess.start("second", archive, Map.of())) {
             first.awaitStarted(Duration.ofMinutes(3));
             second.awaitStarted(Duration.ofMinutes(3));
             await().atMost(Duration.ofSeconds(30)).until(() -> roles(first, second).containsAll(List.of("assigner", "follower")));
             assertThat(List.of(role(first), role(second))).containsExactlyInAnyOrder("assigner", "follower");
-            PayaraMicroProcess assigner = role(first).equals("assigner") ? first : second;
-            PayaraMicroProcess survivor = assigner == first ? second : first;
+            ServerProcess assigner = role(first).equals("assigner") ? first : second;
+            ServerProcess survivor = assigner == first ? second : first;
 
             Set<String> committed = ConcurrentHashMap.newKeySet();
             AtomicBoolean writing = new AtomicBoolean(true);
@@ -80,13 +79,13 @@ class TwoInstancesIT {
         }
     }
 
-    private static List<String> roles(PayaraMicroProcess... servers) {
+    private static List<String> roles(ServerProcess... servers) {
         return java.util.Arrays.stream(servers).map(TwoInstancesIT::role).toList();
     }
 
-    private static String role(PayaraMicroProcess server) {
+    private static String role(ServerProcess server) {
         try {
-            return Health.listener(server.root(), "ready").role();
+            return Health.listener(server.healthRoot(), "ready").role();
         } catch (RuntimeException | AssertionError notYet) {
             return "unknown";
         }
@@ -113,12 +112,6 @@ class TwoInstancesIT {
              ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'object-streams-listener'")) {
             rs.next();
             return rs.getInt(1);
-        }
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -4,37 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.objectstreams.it.support.Deployments;
-import io.objectstreams.it.support.PayaraMicroProcess;
+import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.TestDatabase;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * Undeploying the application, while the server keeps running, stops the listener thread and closes its
- * session. Payara Micro has no runtime undeploy other than an asadmin command, so the server runs
- * {@code undeploy store} as a post-deploy command: the listener starts, connects, and is then undeployed.
+ * session (see {@link ServerProcess#startUndeployed} for how each server undeploys).
  */
 class UndeployIT {
 
     @Test
     void undeployLeavesNoListenerSessionAndNoListenerThread() throws Exception {
-        File war = Deployments.storeWarFile("undeploy");
-        Path commands = Files.writeString(war.toPath().resolveSibling("undeploy.txt"), "undeploy store\n");
-        try (PayaraMicroProcess server = PayaraMicroProcess.start("undeploy", freePort(), war, Map.of(),
-                List.of("--postdeploycommandfile", commands.toAbsolutePath().toString()))) {
-            server.awaitStarted(Duration.ofMinutes(3));
-
+        try (ServerProcess server = ServerProcess.startUndeployed("undeploy", Deployments.storeFile("undeploy"),
+                Duration.ofMinutes(3))) {
             String log = server.log();
-            assertThat(log).contains("Object Streams listener holds the assigner role")
-                    .contains("Boot Command undeploy returned with result SUCCESS");
+            assertThat(log).contains("Object Streams listener holds the assigner role");
             assertThat(log.indexOf("Object Streams listener stopped"))
                     .as("stopped after it had connected").isGreaterThan(log.indexOf("holds the assigner role"));
             assertThat(log).doesNotContain("thread still alive");
@@ -52,12 +41,6 @@ class UndeployIT {
              ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'object-streams-listener'")) {
             rs.next();
             return rs.getInt(1);
-        }
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -56,11 +56,12 @@ public final class Deployments {
                 + " text varchar(255))");
     }
 
-    /** The same archive as a file, for servers started without Arquillian. */
-    public static File storeWarFile(String name) {
-        File file = new File("target/" + name + "/store.war");
+    /** The deployment for the server under test as a file, for servers started without Arquillian. */
+    public static File storeFile(String name) {
+        org.jboss.shrinkwrap.api.Archive<?> archive = store();
+        File file = new File("target/" + name + "/" + (archive instanceof WebArchive ? "store.war" : "object-streams.ear"));
         file.getParentFile().mkdirs();
-        storeWar().as(org.jboss.shrinkwrap.api.exporter.ZipExporter.class).exportTo(file, true);
+        archive.as(org.jboss.shrinkwrap.api.exporter.ZipExporter.class).exportTo(file, true);
         return file;
     }
 }

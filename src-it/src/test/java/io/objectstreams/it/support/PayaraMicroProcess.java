@@ -16,7 +16,7 @@ import java.util.Map;
  * A Payara Micro server started as a plain process, for tests Arquillian cannot express: a deployment that
  * must fail, several instances on one database, killing a server. Uses the same jar and WAR as Arquillian.
  */
-public final class PayaraMicroProcess implements AutoCloseable {
+public final class PayaraMicroProcess implements ServerProcess {
 
     private final Process process;
     private final Path log;
@@ -60,7 +60,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
                     "--deploy", war.getAbsolutePath()));
             command.addAll(microOptions);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().putAll(databaseEnvironment());
+            builder.environment().putAll(TestDatabase.serverEnvironment());
             builder.environment().putAll(env);
             return new PayaraMicroProcess(builder.start(), log, port);
         } catch (IOException e) {
@@ -68,17 +68,28 @@ public final class PayaraMicroProcess implements AutoCloseable {
         }
     }
 
-    /** The environment that points a server at the test database. */
-    public static Map<String, String> databaseEnvironment() {
-        return Map.of(
-                "STREAMS_DB_HOST", TestDatabase.setting("host", "localhost"),
-                "STREAMS_DB_PORT", TestDatabase.setting("port", "15432"),
-                "STREAMS_DB_NAME", TestDatabase.setting("name", "postgres"),
-                "STREAMS_DB_USER", TestDatabase.setting("user", "postgres"),
-                "STREAMS_DB_PASSWORD", TestDatabase.setting("password", "postgres"));
+
+    /** Starts Payara Micro with {@code undeploy store} as a post-deploy command: the listener starts, then goes. */
+    static ServerProcess startUndeployed(String name, File war, Duration timeout) throws InterruptedException {
+        try {
+            Path commands = Files.writeString(war.toPath().resolveSibling("undeploy-" + name + ".txt"), "undeploy store\n");
+            PayaraMicroProcess server = start(name, ServerProcess.freePort(), war, Map.of(),
+                    List.of("--postdeploycommandfile", commands.toAbsolutePath().toString()));
+            server.awaitStarted(timeout);
+            server.awaitLog("Boot Command undeploy returned with result SUCCESS", timeout);
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public java.net.URI healthRoot() {
+        return root();
     }
 
     /** Waits until the server reports it finished starting (whether or not the deployment succeeded). */
+    @Override
     public PayaraMicroProcess awaitStarted(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
@@ -90,6 +101,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
         throw new AssertionError("Payara Micro did not start within " + timeout + "; log:\n" + log());
     }
 
+    @Override
     public String log() {
         try {
             return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
@@ -99,44 +111,34 @@ public final class PayaraMicroProcess implements AutoCloseable {
     }
 
     /** The server's root URL. */
+    @Override
     public java.net.URI root() {
         return java.net.URI.create("http://localhost:" + httpPort + "/");
     }
 
-    /** The deployment's URL, as Arquillian would inject it. */
-    public java.net.URL deployment() {
-        try {
-            return root().resolve("/store/").toURL();
-        } catch (java.net.MalformedURLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** Kills the server without any shutdown (SIGKILL): its sessions die with it. */
+    @Override
     public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
     }
 
     /** Asks the server to stop (SIGTERM) and waits for it; returns whether it exited within the bound. */
+    @Override
     public boolean stopGracefully(Duration timeout) throws InterruptedException {
         process.destroy();
         return process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    /** A thread dump of the running server, taken with {@code jcmd}. */
+    @Override
     public String threadDump() throws IOException, InterruptedException {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
-                .redirectErrorStream(true).start();
-        String output = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        dump.waitFor();
-        return output;
+        return ServerProcess.threadDump(process.pid());
     }
 
     public int httpPort() {
         return httpPort;
     }
 
+    @Override
     public boolean isAlive() {
         return process.isAlive();
     }

@@ -107,6 +107,16 @@ public final class TestDatabase {
         }
     }
 
+    /** The environment that points a server at the test database. */
+    public static java.util.Map<String, String> serverEnvironment() {
+        return java.util.Map.of(
+                "STREAMS_DB_HOST", setting("host", "localhost"),
+                "STREAMS_DB_PORT", setting("port", "15432"),
+                "STREAMS_DB_NAME", setting("name", "postgres"),
+                "STREAMS_DB_USER", setting("user", "postgres"),
+                "STREAMS_DB_PASSWORD", setting("password", "postgres"));
+    }
+
     static String setting(String name, String defaultValue) {
         return System.getProperty("streams.it.db." + name, defaultValue);
     }

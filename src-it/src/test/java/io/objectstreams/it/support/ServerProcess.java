@@ -1,0 +1,105 @@
+package io.objectstreams.it.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A server of the kind under test ({@code streams.it.server}) started as a plain process, for what Arquillian
+ * cannot express: a deployment that must fail, several instances on one database, killing a server,
+ * undeploying while the server keeps running. Payara Micro runs the WAR, WildFly the EAR.
+ */
+public interface ServerProcess extends AutoCloseable {
+
+    /** Starts a server deploying {@code archive}, with the test database's settings plus {@code env}. */
+    static ServerProcess start(String name, File archive, Map<String, String> env) {
+        return Deployments.server().equals("wildfly")
+                ? WildFlyProcess.start(name, archive, env)
+                : PayaraMicroProcess.start(name, freePort(), archive, env);
+    }
+
+    /** Waits until the server reports it finished starting, whether or not the deployment succeeded. */
+    ServerProcess awaitStarted(Duration timeout) throws InterruptedException;
+
+    /**
+     * Starts a server, lets the listener start, then undeploys the application while the server keeps
+     * running: WildFly by removing the archive from its deployment scanner's folder, Payara Micro (which has
+     * no runtime undeploy) by an {@code undeploy} asadmin command run after deployment.
+     */
+    static ServerProcess startUndeployed(String name, File archive, Duration timeout) throws InterruptedException {
+        if (Deployments.server().equals("wildfly")) {
+            WildFlyProcess server = WildFlyProcess.start(name, archive, Map.of()).awaitStarted(timeout);
+            server.awaitLog("Object Streams listener holds the assigner role", timeout);
+            server.undeploy(timeout);
+            return server;
+        }
+        return PayaraMicroProcess.startUndeployed(name, archive, timeout);
+    }
+
+    String log();
+
+    /** Waits until the log contains {@code text}. */
+    default void awaitLog(String text, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!log().contains(text)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("'" + text + "' not logged within " + timeout + "; log:\n" + log());
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** The HTTP root of the server, e.g. {@code http://localhost:8080/}. */
+    URI root();
+
+    /** Where MicroProfile Health is served. */
+    URI healthRoot();
+
+    /** The store's base URL, as Arquillian would inject it. */
+    default URL deployment() {
+        try {
+            return root().resolve("/store/").toURL();
+        } catch (java.net.MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    boolean isAlive();
+
+    /** Kills the server without any shutdown (SIGKILL): its database sessions die with it. */
+    void kill() throws InterruptedException;
+
+    /** Asks the server to stop (SIGTERM) and waits; returns whether it exited within the bound. */
+    boolean stopGracefully(Duration timeout) throws InterruptedException;
+
+    /** A thread dump of the server's JVM, taken with {@code jcmd}. */
+    String threadDump() throws IOException, InterruptedException;
+
+    @Override
+    void close() throws InterruptedException;
+
+    /** A thread dump of one JVM. */
+    static String threadDump(long pid) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print")
+                .redirectErrorStream(true).start();
+        String output = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        dump.waitFor();
+        return output;
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

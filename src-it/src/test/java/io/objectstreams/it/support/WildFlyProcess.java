@@ -1,0 +1,205 @@
+package io.objectstreams.it.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A WildFly server (the build's configured copy) started as a process with its own base directory and port
+ * offset, deploying an archive through its deployment scanner.
+ */
+public final class WildFlyProcess implements ServerProcess {
+
+    private final Process process;
+    private final Path base;
+    private final Path deployed;
+    private final int offset;
+
+    private WildFlyProcess(Process process, Path base, Path deployed, int offset) {
+        this.process = process;
+        this.base = base;
+        this.deployed = deployed;
+        this.offset = offset;
+    }
+
+    static WildFlyProcess start(String name, File archive, Map<String, String> env) {
+        try {
+            Path home = Path.of(required("jboss.home"));
+            Path base = Path.of("target", "wildfly-" + name).toAbsolutePath();
+            deleteTree(base);
+            // Only the (configured) configuration: logs, data and deployments of other runs stay behind.
+            copyTree(home.resolve("standalone/configuration"), base.resolve("configuration"));
+            deleteTree(base.resolve("configuration/standalone_xml_history"));
+            Files.createDirectories(base.resolve("deployments"));
+            Path deployed = base.resolve("deployments").resolve("object-streams.ear");
+            Files.copy(archive.toPath(), deployed, StandardCopyOption.REPLACE_EXISTING);
+            int offset = freeOffset();
+            Map<String, String> db = TestDatabase.serverEnvironment();
+            List<String> command = List.of(home.resolve("bin/standalone.sh").toString(),
+                    "-Djboss.server.base.dir=" + base,
+                    "-Djboss.socket.binding.port-offset=" + offset,
+                    "-Dstreams.db.host=" + db.get("STREAMS_DB_HOST"),
+                    "-Dstreams.db.port=" + db.get("STREAMS_DB_PORT"),
+                    "-Dstreams.db.name=" + db.get("STREAMS_DB_NAME"),
+                    "-Dstreams.db.user=" + db.get("STREAMS_DB_USER"),
+                    "-Dstreams.db.password=" + db.get("STREAMS_DB_PASSWORD"),
+                    "-Dstreams.db.jndi-name=java:jboss/datasources/store");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(base.resolve("console.log").toFile());
+            builder.environment().putAll(db);
+            builder.environment().putAll(env);
+            builder.environment().put("JBOSS_HOME", home.toString());
+            builder.environment().put("JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC");
+            return new WildFlyProcess(builder.start(), base, deployed, offset);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start WildFly", e);
+        }
+    }
+
+    @Override
+    public WildFlyProcess awaitStarted(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String log = log();
+            if (log.contains("WFLYSRV0025") || log.contains("WFLYSRV0026") || !process.isAlive()) {
+                return this;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("WildFly did not start within " + timeout + "; log:\n" + log());
+    }
+
+    /** Removes the archive from the scanned folder; the scanner undeploys it while the server keeps running. */
+    void undeploy(Duration timeout) throws InterruptedException {
+        try {
+            Files.delete(deployed);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitLog("WFLYSRV0009", timeout);
+    }
+
+    @Override
+    public String log() {
+        Path log = base.resolve("log/server.log");
+        try {
+            return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public URI root() {
+        return URI.create("http://localhost:" + (8080 + offset) + "/");
+    }
+
+    @Override
+    public URI healthRoot() {
+        return URI.create("http://localhost:" + (9990 + offset) + "/");
+    }
+
+    @Override
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** standalone.sh runs the JVM as its child: signals go to the whole tree. */
+    @Override
+    public void kill() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly().waitFor();
+    }
+
+    @Override
+    public boolean stopGracefully(Duration timeout) throws InterruptedException {
+        List<ProcessHandle> jvms = process.descendants().toList();
+        jvms.forEach(ProcessHandle::destroy);
+        process.destroy();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ProcessHandle jvm : jvms) {
+            while (jvm.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+        }
+        return jvms.stream().noneMatch(ProcessHandle::isAlive)
+                && process.waitFor(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public String threadDump() throws IOException, InterruptedException {
+        long jvm = process.descendants().filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
+                .findFirst().map(ProcessHandle::pid).orElseThrow(() -> new IllegalStateException("no WildFly JVM"));
+        return ServerProcess.threadDump(jvm);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (!stopGracefully(Duration.ofSeconds(30))) {
+            kill();
+        }
+    }
+
+    private static int freeOffset() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int offset = ThreadLocalRandom.current().nextInt(1000, 20000);
+            if (free(8080 + offset) && free(9990 + offset) && free(8443 + offset) && free(9993 + offset)) {
+                return offset;
+            }
+        }
+        throw new IllegalStateException("no free port offset for WildFly");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null) {
+            throw new IllegalStateException(property + " is not set; run through Maven");
+        }
+        return value;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path source : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        }
+    }
+}
