@@ -59,6 +59,9 @@ public final class PayaraMicroProcess implements ServerProcess {
                     "--nocluster", "--port", Integer.toString(port), "--sslPort", Integer.toString(freePort()),
                     "--deploy", war.getAbsolutePath()));
             command.addAll(microOptions);
+            Path postBoot = MicroResources.writePostBootCommands(dir.resolve("post-boot.txt"), false);
+            command.addAll(List.of("--addLibs", requiredFile("streams.it.driver"),
+                    "--postbootcommandfile", postBoot.toAbsolutePath().toString()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(TestDatabase.serverEnvironment());
             builder.environment().putAll(env);

@@ -12,6 +12,7 @@ public class PostgresSessionListener implements LauncherSessionListener {
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         TestDatabase.start();
+        MicroResources.writeForArquillian();
     }
 
     @Override

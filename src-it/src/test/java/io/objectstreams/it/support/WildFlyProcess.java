@@ -56,7 +56,7 @@ public final class WildFlyProcess implements ServerProcess {
                     "-Dstreams.db.name=" + db.get("STREAMS_DB_NAME"),
                     "-Dstreams.db.user=" + db.get("STREAMS_DB_USER"),
                     "-Dstreams.db.password=" + db.get("STREAMS_DB_PASSWORD"),
-                    "-Dstreams.db.jndi-name=java:jboss/datasources/store");
+                    "-Dstreams.datasource=java:/jdbc/store");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(base.resolve("console.log").toFile());
             builder.environment().putAll(db);

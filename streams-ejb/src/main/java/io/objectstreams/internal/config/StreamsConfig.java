@@ -127,7 +127,7 @@ public class StreamsConfig {
             } catch (NamingException | ClassCastException e) {
                 throw new StreamsException("invalid_configuration", DATASOURCE + "=" + dataSourceName
                         + " does not name a javax.sql.DataSource in JNDI (" + e + "); set it to the JNDI name of"
-                        + " the application's PostgreSQL datasource, e.g. java:app/jdbc/store", e);
+                        + " the application's PostgreSQL datasource, e.g. jdbc/store on Payara or java:/jdbc/store on WildFly", e);
             }
             dataSource = found;
         }
