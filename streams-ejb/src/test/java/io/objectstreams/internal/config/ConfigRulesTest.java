@@ -40,4 +40,33 @@ class ConfigRulesTest {
         assertThatThrownBy(() -> ConfigRules.requireText("streams.datasource", Optional.of("  ")))
                 .hasMessageContaining("streams.datasource").hasMessageContaining("required");
     }
+
+    @Test
+    void durationsTakeUnitsOrIso8601AndMustBePositive() {
+        java.time.Duration fallback = java.time.Duration.ofSeconds(1);
+        assertThat(ConfigRules.duration("k", Optional.empty(), fallback)).isEqualTo(fallback);
+        assertThat(ConfigRules.duration("k", Optional.of("500ms"), fallback)).isEqualTo(java.time.Duration.ofMillis(500));
+        assertThat(ConfigRules.duration("k", Optional.of("2m"), fallback)).isEqualTo(java.time.Duration.ofMinutes(2));
+        assertThat(ConfigRules.duration("k", Optional.of("PT3S"), fallback)).isEqualTo(java.time.Duration.ofSeconds(3));
+        for (String bad : new String[] {"1", "0s", "-1s", "soon", "PT0S"}) {
+            assertThatThrownBy(() -> ConfigRules.duration("streams.listener.poll-interval", Optional.of(bad), fallback))
+                    .as(bad).hasMessageContaining("streams.listener.poll-interval");
+        }
+    }
+
+    @Test
+    void integersMustBeWholeAndInRange() {
+        assertThat(ConfigRules.integer("k", Optional.of("-1"), 5, -1, 10)).isEqualTo(-1);
+        assertThat(ConfigRules.integer("k", Optional.empty(), 5, -1, 10)).isEqualTo(5);
+        assertThatThrownBy(() -> ConfigRules.integer("streams.listener.batch-size", Optional.of("0"), 5, 1, 10))
+                .hasMessageContaining("streams.listener.batch-size").hasMessageContaining("from 1 to 10");
+        assertThatThrownBy(() -> ConfigRules.integer("streams.listener.max-retries", Optional.of("many"), 5, -1, 10))
+                .hasMessageContaining("streams.listener.max-retries");
+    }
+
+    @Test
+    void aMaximumShorterThanItsMinimumIsRefused() {
+        assertThatThrownBy(() -> ConfigRules.atLeast("streams.listener.max-retry-delay", java.time.Duration.ofMillis(10),
+                java.time.Duration.ofSeconds(1))).hasMessageContaining("streams.listener.max-retry-delay");
+    }
 }

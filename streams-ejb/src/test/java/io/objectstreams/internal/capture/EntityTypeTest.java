@@ -1,0 +1,199 @@
+package io.objectstreams.internal.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.objectstreams.StreamsException;
+import io.objectstreams.Streamed;
+import jakarta.persistence.Access;
+import jakarta.persistence.AccessType;
+import jakarta.persistence.EmbeddedId;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.Transient;
+import jakarta.persistence.Version;
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EntityTypeTest {
+
+    @Entity(name = "Parent")
+    @Streamed(model = "test.Parent")
+    static class Parent {
+        @Id
+        Long id;
+        String name;
+        BigDecimal amount;
+        @Version
+        int version;
+        @Transient
+        String scratch;
+        transient String alsoScratch;
+        static String constant = "c";
+        @OneToMany(mappedBy = "parent")
+        List<Child> children = new ArrayList<>();
+    }
+
+    @Entity
+    @Streamed(subject = "parent", facet = "children")
+    static class Child {
+        @Id
+        Long id;
+        @ManyToOne
+        Parent parent;
+        String label;
+    }
+
+    @Entity
+    @Access(AccessType.PROPERTY)
+    static class ByProperty {
+        private Long key;
+        private String title;
+        private boolean active;
+
+        @Id
+        public Long getKey() {
+            return key;
+        }
+
+        public void setKey(Long key) {
+            this.key = key;
+        }
+
+        public String getTitle() {
+            return title;
+        }
+
+        public void setTitle(String title) {
+            this.title = title;
+        }
+
+        public boolean isActive() {
+            return active;
+        }
+
+        public void setActive(boolean active) {
+            this.active = active;
+        }
+
+        @Transient
+        public String getDisplay() {
+            return "x";
+        }
+    }
+
+    @Entity
+    static class Composite {
+        @EmbeddedId
+        Key key;
+
+        static class Key implements Serializable {
+            private static final long serialVersionUID = 1L;
+        }
+    }
+
+    @Entity
+    @Streamed(subject = "label")
+    static class BadSubject {
+        @Id
+        Long id;
+        String label;
+    }
+
+    @Test
+    void persistentValueAndReferenceAttributesAreComparedCollectionsVersionAndTransientsAreNot() {
+        EntityType type = EntityType.of(Parent.class);
+
+        assertThat(type.model).isEqualTo("test.Parent");
+        assertThat(type.attributeNames()).containsExactly("name", "amount");
+        assertThat(EntityType.of(Child.class).attributeNames()).containsExactly("parent", "label");
+    }
+
+    @Test
+    void changedAttributesAreNamedInDeclarationOrder() {
+        Parent parent = new Parent();
+        parent.id = 1L;
+        parent.name = "a";
+        parent.amount = new BigDecimal("10.00");
+        EntityType type = EntityType.of(Parent.class);
+        Object[] before = type.snapshot(parent);
+
+        parent.amount = new BigDecimal("10.0");
+        assertThat(type.changedSince(before, parent)).as("equal by compareTo").isEmpty();
+
+        parent.amount = new BigDecimal("11");
+        parent.name = "b";
+        parent.scratch = "ignored";
+        parent.version++;
+        assertThat(type.changedSince(before, parent)).containsExactly("name", "amount");
+    }
+
+    @Test
+    void referencesCompareByIdentityNotByEquals() {
+        Parent first = new Parent();
+        first.id = 1L;
+        Parent second = new Parent();
+        second.id = 1L;
+        Child child = new Child();
+        child.id = 5L;
+        child.parent = first;
+        EntityType type = EntityType.of(Child.class);
+        Object[] before = type.snapshot(child);
+
+        child.parent = second;
+
+        assertThat(type.changedSince(before, child)).containsExactly("parent");
+    }
+
+    @Test
+    void partsReportOnTheirSubjectWithTheirFacet() {
+        EntityType type = EntityType.of(Child.class);
+
+        assertThat(type.isOwnSubject()).isFalse();
+        assertThat(type.subject).get().extracting(a -> a.name).isEqualTo("parent");
+        assertThat(type.facet).isEqualTo("children");
+    }
+
+    @Test
+    void propertyAccessUsesGettersAndAttributeNames() {
+        ByProperty entity = new ByProperty();
+        entity.setKey(7L);
+        entity.setTitle("t");
+        EntityType type = EntityType.of(ByProperty.class);
+        Object[] before = type.snapshot(entity);
+
+        entity.setActive(true);
+
+        assertThat(type.model).isEqualTo("ByProperty");
+        assertThat(type.attributeNames()).containsExactlyInAnyOrder("title", "active");
+        assertThat(type.changedSince(before, entity)).containsExactly("active");
+        assertThat(type.pk(entity)).isEqualTo("7");
+    }
+
+    @Test
+    void compositeKeysAreRefusedWithAnExplanation() {
+        assertThatThrownBy(() -> EntityType.of(Composite.class))
+                .isInstanceOf(StreamsException.class)
+                .hasMessageContaining("composite key")
+                .hasMessageContaining("StreamsPublisher");
+    }
+
+    @Test
+    void subjectMustNameAToOneRelationship() {
+        assertThatThrownBy(() -> EntityType.of(BadSubject.class))
+                .isInstanceOf(StreamsException.class)
+                .hasMessageContaining("subject = \"label\"");
+    }
+
+    @Test
+    void aNullIdAtCompletionIsANamedFailure() {
+        assertThatThrownBy(() -> EntityType.of(Parent.class).pk(new Parent()))
+                .isInstanceOf(StreamsException.class)
+                .extracting(e -> ((StreamsException) e).code()).isEqualTo("capture_failed");
+    }
+}
