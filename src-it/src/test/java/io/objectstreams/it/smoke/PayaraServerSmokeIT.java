@@ -10,13 +10,16 @@ import io.objectstreams.it.support.Outbox;
 import io.objectstreams.it.support.OutboxWriters;
 import io.objectstreams.it.support.PayaraServerDomain;
 import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
+import jakarta.json.JsonObject;
 import java.io.File;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
  * The reference EAR on Payara Server 6 (EclipseLink): it deploys, a committed change is captured, gets a
- * cursor and is delivered to the instance's transports, and the listener's health is UP.
+ * cursor and is delivered to the instance's transports, a WebSocket client receives the next change, and the
+ * listener's health is UP.
  */
 class PayaraServerSmokeIT {
 
@@ -25,7 +28,8 @@ class PayaraServerSmokeIT {
         File driver = new File(System.getProperty("streams.it.driver", "target/postgresql.jar"));
         try (PayaraServerDomain domain = PayaraServerDomain.start(driver)) {
             domain.deploy(Deployments.storeFile("payara-server"));
-            StoreClient alice = StoreClient.as("alice", domain.root().resolve("/store/").toURL());
+            java.net.URL store = domain.root().resolve("/store/").toURL();
+            StoreClient alice = StoreClient.as("alice", store);
 
             long mark = Outbox.mark();
             long id = alice.createOrder("{\"status\":\"open\",\"total\":3.50}");
@@ -39,6 +43,17 @@ class PayaraServerSmokeIT {
                     .until(() -> OutboxWriters.cursorOf("store.CustomerOrder", Long.toString(id)) != null);
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> Delivered.from(alice, "store.CustomerOrder").pks().contains(Long.toString(id)));
+            try (StreamClient socket = StreamClient.connect(store, "alice")) {
+                JsonObject subscribed = socket.send("{\"op\":\"subscribe\",\"model\":\"store.CustomerOrder\",\"pk\":\""
+                        + id + "\"}").next();
+                assertThat(subscribed.getString("type")).isEqualTo("subscribed");
+                alice.patch("api/orders/" + id, "{\"status\":\"paid\"}");
+                JsonObject event = socket.next();
+                assertThat(event.getString("type")).isEqualTo("event");
+                assertThat(event.getString("list_action")).isEqualTo("changed");
+                assertThat(event.getJsonArray("changed_fields").getString(0)).isEqualTo("status");
+                assertThat(event.getBoolean("own")).isTrue();
+            }
             await().atMost(Duration.ofSeconds(10)).until(() -> Health.listener(domain.root(), "ready").up());
             assertThat(Health.listener(domain.root(), "live").up()).isTrue();
         }

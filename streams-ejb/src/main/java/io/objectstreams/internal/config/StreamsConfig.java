@@ -62,6 +62,14 @@ public class StreamsConfig {
     public static final String MAX_BACKLOG_AGE = "streams.health.max-backlog-age";
     public static final Duration DEFAULT_MAX_BACKLOG_AGE = Duration.ofSeconds(30);
 
+    /** Active subscriptions per WebSocket connection. */
+    public static final String MAX_SUBSCRIPTIONS = "streams.websocket.max-subscriptions";
+    public static final int DEFAULT_MAX_SUBSCRIPTIONS = 100;
+
+    /** Missed events an object subscription replays before it is told to resync instead. */
+    public static final String REPLAY_LIMIT = "streams.replay-limit";
+    public static final int DEFAULT_REPLAY_LIMIT = 1000;
+
     @Inject
     Config config;
 
@@ -70,6 +78,8 @@ public class StreamsConfig {
     private boolean migrateSchema;
     private ListenerSettings listener;
     private Duration maxBacklogAge;
+    private int maxSubscriptions;
+    private int replayLimit;
     private volatile DataSource dataSource;
 
     @PostConstruct
@@ -96,6 +106,17 @@ public class StreamsConfig {
                 ConfigRules.integer(MAX_RETRIES, text(MAX_RETRIES), DEFAULT_MAX_RETRIES, -1, Integer.MAX_VALUE),
                 ConfigRules.integer(BATCH_SIZE, text(BATCH_SIZE), DEFAULT_BATCH_SIZE, 1, 100_000));
         maxBacklogAge = ConfigRules.duration(MAX_BACKLOG_AGE, text(MAX_BACKLOG_AGE), DEFAULT_MAX_BACKLOG_AGE);
+        maxSubscriptions = ConfigRules.integer(MAX_SUBSCRIPTIONS, text(MAX_SUBSCRIPTIONS), DEFAULT_MAX_SUBSCRIPTIONS,
+                1, 100_000);
+        replayLimit = ConfigRules.integer(REPLAY_LIMIT, text(REPLAY_LIMIT), DEFAULT_REPLAY_LIMIT, 0, 1_000_000);
+    }
+
+    public int maxSubscriptions() {
+        return maxSubscriptions;
+    }
+
+    public int replayLimit() {
+        return replayLimit;
     }
 
     private Optional<String> text(String key) {

@@ -11,13 +11,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Reads assigned rows after a cursor, in cursor order, as {@link StreamEvent}s. */
+/** Reads assigned rows, in cursor order, as {@link StreamEvent}s: all of them, or one subject's. */
 public final class OutboxReader {
 
-    private static final String READ = """
-            SELECT cursor, model, subject_pk, facet, op, changed_fields, transaction_id,
-                   metadata->>'actor', metadata->>'correlation_id', created_at
-              FROM streams_outbox WHERE cursor > ? ORDER BY cursor LIMIT ?""";
+    private static final String COLUMNS = "SELECT cursor, model, subject_pk, facet, op, changed_fields, transaction_id,"
+            + " metadata->>'actor', metadata->>'correlation_id', created_at FROM streams_outbox";
+
+    private static final String READ = COLUMNS + " WHERE cursor > ? ORDER BY cursor LIMIT ?";
+
+    private static final String READ_SUBJECT = COLUMNS
+            + " WHERE model = ? AND subject_pk = ? AND cursor > ? ORDER BY cursor LIMIT ?";
+
+    /** The high cursor assigned so far, and how far retention has deleted (the watermark). */
+    public record CursorState(long lastCursor, long prunedThrough) {
+    }
 
     private OutboxReader() {
     }
@@ -26,16 +33,40 @@ public final class OutboxReader {
         try (PreparedStatement read = connection.prepareStatement(READ)) {
             read.setLong(1, cursor);
             read.setInt(2, limit);
-            List<StreamEvent> events = new ArrayList<>();
-            try (ResultSet rs = read.executeQuery()) {
-                while (rs.next()) {
-                    Array fields = rs.getArray(6);
-                    events.add(new StreamEvent(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            EventOperation.fromWireName(rs.getString(5)), Arrays.asList((String[]) fields.getArray()),
-                            rs.getLong(7), rs.getString(8), rs.getString(9), rs.getTimestamp(10).toInstant()));
-                }
-            }
-            return events;
+            return events(read);
         }
+    }
+
+    /** One subject's assigned rows after a cursor (the subject index keeps this cheap). */
+    public static List<StreamEvent> readSubjectAfter(Connection connection, String model, String pk, long cursor,
+                                                     int limit) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(READ_SUBJECT)) {
+            read.setString(1, model);
+            read.setString(2, pk);
+            read.setLong(3, cursor);
+            read.setInt(4, limit);
+            return events(read);
+        }
+    }
+
+    public static CursorState cursorState(Connection connection) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(
+                "SELECT last_cursor, pruned_through FROM streams_cursor_state WHERE id = 1");
+             ResultSet rs = read.executeQuery()) {
+            return rs.next() ? new CursorState(rs.getLong(1), rs.getLong(2)) : new CursorState(0, 0);
+        }
+    }
+
+    private static List<StreamEvent> events(PreparedStatement read) throws SQLException {
+        List<StreamEvent> events = new ArrayList<>();
+        try (ResultSet rs = read.executeQuery()) {
+            while (rs.next()) {
+                Array fields = rs.getArray(6);
+                events.add(new StreamEvent(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        EventOperation.fromWireName(rs.getString(5)), Arrays.asList((String[]) fields.getArray()),
+                        rs.getLong(7), rs.getString(8), rs.getString(9), rs.getTimestamp(10).toInstant()));
+            }
+        }
+        return events;
     }
 }

@@ -1,0 +1,202 @@
+package io.objectstreams.it.socket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.util.List;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.Archive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The WebSocket transport with object subscriptions, end to end: a real client, the demo store's writes,
+ * its visibility policy (owner or staff), replay after a reconnect, and bad input (G8–G12). The suite sets
+ * {@code streams.replay-limit} to 5 so the limit is reachable.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class WebSocketIT {
+
+    private static final String MODEL = "store.CustomerOrder";
+
+    @Deployment
+    static Archive<?> deployment() {
+        return Deployments.store();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private long aliceOrder() {
+        return StoreClient.as("alice", base).createOrder("{\"status\":\"open\",\"total\":5}");
+    }
+
+    private static String subscribe(long pk, String id) {
+        return "{\"op\":\"subscribe\",\"kind\":\"object\",\"model\":\"" + MODEL + "\",\"pk\":\"" + pk
+                + "\",\"subscription_id\":\"" + id + "\",\"ordering\":\"-id\",\"shape\":{\"fields\":[\"status\"]}}";
+    }
+
+    @Test
+    void subscriberReceivesSubscriptionRelativeEventsWithTheOwnFlag() throws Exception {
+        long id = aliceOrder();
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            JsonObject subscribed = alice.send(subscribe(id, "o1")).next();
+            assertThat(subscribed.getString("type")).isEqualTo("subscribed");
+            assertThat(subscribed.getString("subscription_id")).isEqualTo("o1");
+            assertThat(subscribed.getString("kind")).isEqualTo("object");
+            assertThat(subscribed.getString("model")).isEqualTo(MODEL);
+            assertThat(subscribed.getString("pk")).isEqualTo(Long.toString(id));
+            assertThat(subscribed.getJsonNumber("cursor").longValue()).isNotNegative();
+            assertThat(subscribed.getString("ordering")).isEqualTo("-id");
+            assertThat(subscribed.getJsonObject("shape").getJsonArray("fields")).hasSize(1);
+
+            StoreClient.as("carol", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
+            JsonObject byStaff = alice.next();
+            assertThat(byStaff.getString("type")).isEqualTo("event");
+            assertThat(byStaff.getString("subscription_id")).isEqualTo("o1");
+            assertThat(byStaff.getJsonObject("subject").getString("model")).isEqualTo(MODEL);
+            assertThat(byStaff.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(id));
+            assertThat(byStaff.getString("facet")).isEqualTo("object");
+            assertThat(byStaff.getString("op")).isEqualTo("updated");
+            assertThat(byStaff.getString("list_action")).isEqualTo("changed");
+            assertThat(byStaff.getJsonArray("changed_fields").getString(0)).isEqualTo("status");
+            assertThat(byStaff.getBoolean("fetch")).isTrue();
+            assertThat(byStaff.getString("transaction_id")).isNotBlank();
+            assertThat(byStaff.getBoolean("own")).isFalse();
+            assertThat(byStaff.getJsonNumber("cursor").longValue())
+                    .isGreaterThan(subscribed.getJsonNumber("cursor").longValue());
+
+            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"note\":\"mine\"}");
+            assertThat(alice.next().getBoolean("own")).as("alice's own write").isTrue();
+
+            StoreClient.as("alice", base).delete("api/orders/" + id);
+            JsonObject deleted = alice.next();
+            assertThat(deleted.getString("op")).isEqualTo("deleted");
+            assertThat(deleted.getString("list_action")).isEqualTo("deleted");
+            assertThat(deleted.getBoolean("fetch")).isFalse();
+
+            alice.send("{\"op\":\"unsubscribe\",\"subscription_id\":\"o1\"}");
+            assertThat(alice.next().getString("type")).isEqualTo("unsubscribed");
+        }
+    }
+
+    @Test
+    void anObjectTheViewerCannotSeeIsNotFoundAndNeverStreamed() throws Exception {
+        long id = aliceOrder();
+        try (StreamClient bob = StreamClient.connect(base, "bob");
+             StreamClient anonymous = StreamClient.connect(base, null);
+             StreamClient carol = StreamClient.connect(base, "carol")) {
+            assertThat(bob.send(subscribe(id, "x")).next().getString("code")).isEqualTo("not_found");
+            assertThat(anonymous.send(subscribe(id, "x")).next().getString("code")).isEqualTo("not_found");
+            assertThat(carol.send(subscribe(id, "x")).next().getString("type")).as("staff sees all").isEqualTo("subscribed");
+
+            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
+
+            assertThat(carol.next().getString("list_action")).isEqualTo("changed");
+            assertThat(bob.drain(1500)).isEmpty();
+            assertThat(anonymous.drain(10)).isEmpty();
+        }
+    }
+
+    @Test
+    void reconnectingWithACursorReplaysExactlyTheMissedEvents() throws Exception {
+        long id = aliceOrder();
+        long cursor;
+        try (StreamClient first = StreamClient.connect(base, "alice")) {
+            first.send(subscribe(id, "r")).next();
+            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
+            cursor = first.next().getJsonNumber("cursor").longValue();
+        }
+        StoreClient alice = StoreClient.as("alice", base);
+        alice.patch("api/orders/" + id, "{\"note\":\"one\"}");
+        alice.patch("api/orders/" + id, "{\"note\":\"two\"}");
+        alice.patch("api/orders/" + id, "{\"status\":\"shipped\"}");
+
+        try (StreamClient again = StreamClient.connect(base, "alice")) {
+            again.send("{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":" + id + ",\"cursor\":" + cursor + "}");
+            JsonObject subscribed = again.next();
+            assertThat(subscribed.getString("type")).isEqualTo("subscribed");
+            assertThat(subscribed.getString("subscription_id")).isEqualTo("sub_1");
+            List<JsonObject> replayed = List.of(again.next(), again.next(), again.next());
+            assertThat(replayed).extracting(m -> m.getJsonArray("changed_fields").getString(0))
+                    .containsExactly("note", "note", "status");
+            assertThat(replayed).extracting(m -> m.getJsonNumber("cursor").longValue()).isSorted()
+                    .allSatisfy(c -> assertThat(c).isGreaterThan(cursor));
+            assertThat(again.drain(1000)).as("nothing twice").isEmpty();
+        }
+    }
+
+    @Test
+    void missingMoreThanTheReplayLimitAsksForAResync() throws Exception {
+        long id = aliceOrder();
+        long cursor;
+        try (StreamClient first = StreamClient.connect(base, "alice")) {
+            cursor = first.send(subscribe(id, "l")).next().getJsonNumber("cursor").longValue();
+        }
+        StoreClient alice = StoreClient.as("alice", base);
+        for (int i = 0; i < 6; i++) {
+            alice.patch("api/orders/" + id, "{\"note\":\"n" + i + "\"}");
+        }
+        try (StreamClient again = StreamClient.connect(base, "alice")) {
+            again.send("{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id + "\",\"subscription_id\":\"l\","
+                    + "\"cursor\":" + cursor + "}");
+            JsonObject subscribed = again.next();
+            JsonObject resync = again.next();
+            assertThat(resync.getString("type")).isEqualTo("resync_required");
+            assertThat(resync.getString("subscription_id")).isEqualTo("l");
+            assertThat(resync.getString("reason")).isEqualTo("object_replay_limit_exceeded");
+            assertThat(resync.getJsonNumber("cursor").longValue()).isEqualTo(subscribed.getJsonNumber("cursor").longValue());
+            assertThat(again.drain(1000)).as("no partial replay").isEmpty();
+        }
+    }
+
+    @Test
+    void badMessagesGetNamedErrorsAndTheSessionKeepsWorking() throws Exception {
+        long id = aliceOrder();
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            assertThat(error(alice, "this is not json")).isEqualTo("invalid_request");
+            assertThat(error(alice, "[1,2]")).isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"dance\"}")).isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"model\":\"" + MODEL + "\"}")).isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"pk\":\"1\"}")).isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\"}")).isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":7,\"pk\":\"1\"}")).isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"1\",\"colour\":1}"))
+                    .isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id
+                    + "\",\"search\":\"x\"}")).isEqualTo("unsupported_search");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id
+                    + "\",\"cursor\":9000000000}")).isEqualTo("invalid_cursor");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":\"no.Such\",\"pk\":\"1\"}")).isEqualTo("not_found");
+            assertThat(error(alice, "{\"op\":\"unsubscribe\",\"subscription_id\":\"nope\"}")).isEqualTo("not_subscribed");
+            assertThat(error(alice, "{\"op\":\"unsubscribe\"}")).isEqualTo("invalid_request");
+
+            assertThat(alice.send(subscribe(id, "d")).next().getString("type")).isEqualTo("subscribed");
+            assertThat(error(alice, subscribe(id, "d"))).isEqualTo("duplicate_subscription");
+
+            for (int i = 0; i < 200; i++) {
+                alice.send("{malformed " + i);
+            }
+            for (int i = 0; i < 200; i++) {
+                assertThat(alice.next().getString("code")).isEqualTo("invalid_request");
+            }
+            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
+            assertThat(alice.next().getString("type")).as("still subscribed and served").isEqualTo("event");
+        }
+    }
+
+    private static String error(StreamClient client, String message) throws InterruptedException {
+        JsonObject reply = client.send(message).next();
+        assertThat(reply.getString("type")).as(reply.toString()).isEqualTo("error");
+        assertThat(reply.getString("message")).isNotBlank();
+        return reply.getString("code");
+    }
+}

@@ -1,0 +1,73 @@
+package io.objectstreams.web.socket;
+
+import io.objectstreams.StreamEvent;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+
+/** The server's protocol messages (the reference protocol's {@code type}s), built as JSON-P objects. */
+final class Messages {
+
+    private Messages() {
+    }
+
+    static JsonObject subscribed(ObjectSubscription subscription, long cursor) {
+        JsonObjectBuilder message = Json.createObjectBuilder()
+                .add("type", "subscribed")
+                .add("subscription_id", subscription.id())
+                .add("kind", "object")
+                .add("model", subscription.model())
+                .add("pk", subscription.pk())
+                .add("cursor", cursor);
+        echo(message, "ordering", subscription.ordering());
+        echo(message, "shape", subscription.shape());
+        return message.build();
+    }
+
+    static JsonObject unsubscribed(String subscriptionId) {
+        return Json.createObjectBuilder().add("type", "unsubscribed").add("subscription_id", subscriptionId).build();
+    }
+
+    static JsonObject event(String subscriptionId, StreamEvent event, String listAction, boolean own) {
+        return Json.createObjectBuilder()
+                .add("type", "event")
+                .add("subscription_id", subscriptionId)
+                .add("cursor", event.cursor())
+                .add("subject", Json.createObjectBuilder().add("model", event.model()).add("pk", event.pk()))
+                .add("facet", event.facet())
+                .add("op", event.op().wireName())
+                .add("list_action", listAction)
+                .add("changed_fields", Json.createArrayBuilder(event.changedFields()))
+                .add("fetch", !listAction.equals("deleted") && !listAction.equals("removed"))
+                .add("transaction_id", Long.toString(event.transactionId()))
+                .add("own", own)
+                .build();
+    }
+
+    static JsonObject resyncRequired(String subscriptionId, long cursor, String reason) {
+        return Json.createObjectBuilder()
+                .add("type", "resync_required")
+                .add("subscription_id", subscriptionId)
+                .add("cursor", cursor)
+                .add("reason", reason)
+                .build();
+    }
+
+    static JsonObject error(ProtocolError error) {
+        JsonObjectBuilder message = Json.createObjectBuilder()
+                .add("type", "error")
+                .add("code", error.code())
+                .add("message", error.getMessage());
+        if (error.details() != null) {
+            message.add("details", error.details());
+        }
+        return message.build();
+    }
+
+    private static void echo(JsonObjectBuilder message, String field, JsonValue value) {
+        if (value != null) {
+            message.add(field, value);
+        }
+    }
+}
