@@ -12,9 +12,7 @@ import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.TestDatabase;
 import java.io.File;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -75,7 +73,7 @@ class TwoInstancesIT {
 
             // Stopping the server undeploys the application: the listener must release its session.
             assertThat(survivor.stopGracefully(Duration.ofSeconds(60))).as("server stops").isTrue();
-            await().atMost(Duration.ofSeconds(10)).until(() -> listenerSessions() == 0);
+            await().atMost(Duration.ofSeconds(10)).until(() -> TestDatabase.listenerSessions() == 0);
         }
     }
 
@@ -104,14 +102,6 @@ class TwoInstancesIT {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int listenerSessions() throws SQLException {
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'object-streams-listener'")) {
-            rs.next();
-            return rs.getInt(1);
         }
     }
 }

@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.TestDatabase;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -32,15 +29,7 @@ class UndeployIT {
             String threads = server.threadDump();
             assertThat(threads).as("jcmd worked").contains("Full thread dump");
             assertThat(threads).doesNotContain("object-streams-listener");
-            await().atMost(Duration.ofSeconds(10)).until(() -> listenerSessions() == 0);
-        }
-    }
-
-    private static int listenerSessions() throws Exception {
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'object-streams-listener'")) {
-            rs.next();
-            return rs.getInt(1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> TestDatabase.listenerSessions() == 0);
         }
     }
 }

@@ -3,7 +3,6 @@ package io.objectstreams.it.support;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,11 +29,7 @@ public final class PayaraMicroProcess implements ServerProcess {
 
     /** Starts Payara Micro deploying the store WAR on a free port; {@code env} is added to the database settings. */
     public static PayaraMicroProcess start(String name, Map<String, String> env) {
-        try {
-            return start(name, freePort(), env);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return start(name, Ports.free(), env);
     }
 
     /** Starts Payara Micro deploying the store WAR on {@code port}. */
@@ -56,7 +51,7 @@ public final class PayaraMicroProcess implements ServerProcess {
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC",
                     "-jar", requiredFile("payara.microJar"),
-                    "--nocluster", "--port", Integer.toString(port), "--sslPort", Integer.toString(freePort()),
+                    "--nocluster", "--port", Integer.toString(port), "--sslPort", Integer.toString(Ports.free()),
                     "--deploy", war.getAbsolutePath()));
             command.addAll(microOptions);
             Path postBoot = MicroResources.writePostBootCommands(dir.resolve("post-boot.txt"), false);
@@ -76,7 +71,7 @@ public final class PayaraMicroProcess implements ServerProcess {
     static ServerProcess startUndeployed(String name, File war, Duration timeout) throws InterruptedException {
         try {
             Path commands = Files.writeString(war.toPath().resolveSibling("undeploy-" + name + ".txt"), "undeploy store\n");
-            PayaraMicroProcess server = start(name, ServerProcess.freePort(), war, Map.of(),
+            PayaraMicroProcess server = start(name, Ports.free(), war, Map.of(),
                     List.of("--postdeploycommandfile", commands.toAbsolutePath().toString()));
             server.awaitStarted(timeout);
             server.awaitLog("Boot Command undeploy returned with result SUCCESS", timeout);
@@ -160,11 +155,5 @@ public final class PayaraMicroProcess implements ServerProcess {
             throw new IllegalStateException(property + " must name an existing file (got " + path + "); run through Maven");
         }
         return path;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -2,7 +2,6 @@ package io.objectstreams.it.support;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +10,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,7 +32,9 @@ public final class PayaraServerDomain implements AutoCloseable {
     /** Creates, configures and starts the domain. */
     public static PayaraServerDomain start(File driverJar) throws IOException, InterruptedException {
         Path home = Path.of(required("payara.home")).toAbsolutePath();
-        PayaraServerDomain domain = new PayaraServerDomain(home, freePortBase());
+        // A domain's ports are its base plus fixed offsets (admin +48, http +80, https +81, iiop, jms, jmx ...).
+        PayaraServerDomain domain = new PayaraServerDomain(home,
+                Ports.freeBase(20000, 60000, 100, 9, 37, 38, 39, 48, 76, 80, 81, 86));
         domain.run("stop-domain", DOMAIN);
         domain.run("delete-domain", DOMAIN);
         domain.asadmin("--interactive=false", "create-domain", "--nopassword=true",
@@ -100,29 +100,6 @@ public final class PayaraServerDomain implements AutoCloseable {
             return new Result(-1, output + "\n(timed out)");
         }
         return new Result(process.exitValue(), output);
-    }
-
-    /** A port base whose offsets used by a domain (admin +48, http +80, https +81, iiop, jms, jmx ...) are free. */
-    private static int freePortBase() {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(200, 600) * 100;
-            boolean free = true;
-            for (int offset : new int[] {9, 37, 38, 39, 48, 76, 80, 81, 86}) {
-                free &= isFree(base + offset);
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IllegalStateException("no free port base for Payara Server");
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port)) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private static String required(String property) {

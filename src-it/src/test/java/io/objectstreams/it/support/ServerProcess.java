@@ -2,8 +2,6 @@ package io.objectstreams.it.support;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +20,7 @@ public interface ServerProcess extends AutoCloseable {
     static ServerProcess start(String name, File archive, Map<String, String> env) {
         return Deployments.server().equals("wildfly")
                 ? WildFlyProcess.start(name, archive, env)
-                : PayaraMicroProcess.start(name, freePort(), archive, env);
+                : PayaraMicroProcess.start(name, Ports.free(), archive, env);
     }
 
     /** Waits until the server reports it finished starting, whether or not the deployment succeeded. */
@@ -93,13 +91,5 @@ public interface ServerProcess extends AutoCloseable {
         String output = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         dump.waitFor();
         return output;
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

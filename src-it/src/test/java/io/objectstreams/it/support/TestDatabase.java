@@ -117,6 +117,16 @@ public final class TestDatabase {
                 "STREAMS_DB_PASSWORD", setting("password", "postgres"));
     }
 
+    /** Listener sessions (application name {@code object-streams-listener}) open on the database now. */
+    public static int listenerSessions() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery(
+                     "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'object-streams-listener'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     static String setting(String name, String defaultValue) {
         return System.getProperty("streams.it.db." + name, defaultValue);
     }

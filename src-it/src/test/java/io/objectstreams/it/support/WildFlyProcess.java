@@ -3,7 +3,6 @@ package io.objectstreams.it.support;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -46,7 +44,8 @@ public final class WildFlyProcess implements ServerProcess {
             Files.createDirectories(base.resolve("deployments"));
             Path deployed = base.resolve("deployments").resolve("object-streams.ear");
             Files.copy(archive.toPath(), deployed, StandardCopyOption.REPLACE_EXISTING);
-            int offset = freeOffset();
+            // Every port derives from 8080, 9990, 8443 or 9993 plus the offset.
+            int offset = Ports.freeBase(1000, 20000, 1, 8080, 9990, 8443, 9993);
             Map<String, String> db = TestDatabase.serverEnvironment();
             List<String> command = List.of(home.resolve("bin/standalone.sh").toString(),
                     "-Djboss.server.base.dir=" + base,
@@ -150,24 +149,6 @@ public final class WildFlyProcess implements ServerProcess {
     public void close() throws InterruptedException {
         if (!stopGracefully(Duration.ofSeconds(30))) {
             kill();
-        }
-    }
-
-    private static int freeOffset() {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int offset = ThreadLocalRandom.current().nextInt(1000, 20000);
-            if (free(8080 + offset) && free(9990 + offset) && free(8443 + offset) && free(9993 + offset)) {
-                return offset;
-            }
-        }
-        throw new IllegalStateException("no free port offset for WildFly");
-    }
-
-    private static boolean free(int port) {
-        try (ServerSocket socket = new ServerSocket(port)) {
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 
