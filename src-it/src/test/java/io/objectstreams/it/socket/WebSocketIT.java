@@ -182,6 +182,11 @@ class WebSocketIT {
             assertThat(alice.send(subscribe(id, "d")).next().getString("type")).isEqualTo("subscribed");
             assertThat(error(alice, subscribe(id, "d"))).isEqualTo("duplicate_subscription");
 
+            String oversized = "{\"op\":\"subscribe\",\"model\":\"" + "x".repeat(70_000) + "\",\"pk\":\"1\"}";
+            JsonObject tooLarge = alice.send(oversized).next();
+            assertThat(tooLarge.getString("code")).isEqualTo("invalid_request");
+            assertThat(tooLarge.getString("message")).contains("streams.websocket.max-frame-bytes");
+
             for (int i = 0; i < 200; i++) {
                 alice.send("{malformed " + i);
             }

@@ -66,6 +66,10 @@ public class StreamsConfig {
     public static final String MAX_SUBSCRIPTIONS = "streams.websocket.max-subscriptions";
     public static final int DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
+    /** The largest client frame the protocol accepts; a larger one gets an error and the session stays open. */
+    public static final String MAX_FRAME_BYTES = "streams.websocket.max-frame-bytes";
+    public static final int DEFAULT_MAX_FRAME_BYTES = 65_536;
+
     /** Missed events an object subscription replays before it is told to resync instead. */
     public static final String REPLAY_LIMIT = "streams.replay-limit";
     public static final int DEFAULT_REPLAY_LIMIT = 1000;
@@ -80,6 +84,7 @@ public class StreamsConfig {
     private Duration maxBacklogAge;
     private int maxSubscriptions;
     private int replayLimit;
+    private int maxFrameBytes;
     private volatile DataSource dataSource;
 
     @PostConstruct
@@ -109,6 +114,12 @@ public class StreamsConfig {
         maxSubscriptions = ConfigRules.integer(MAX_SUBSCRIPTIONS, text(MAX_SUBSCRIPTIONS), DEFAULT_MAX_SUBSCRIPTIONS,
                 1, 100_000);
         replayLimit = ConfigRules.integer(REPLAY_LIMIT, text(REPLAY_LIMIT), DEFAULT_REPLAY_LIMIT, 0, 1_000_000);
+        maxFrameBytes = ConfigRules.integer(MAX_FRAME_BYTES, text(MAX_FRAME_BYTES), DEFAULT_MAX_FRAME_BYTES,
+                1_024, 1_048_576);
+    }
+
+    public int maxFrameBytes() {
+        return maxFrameBytes;
     }
 
     public int maxSubscriptions() {

@@ -44,6 +44,11 @@ final class StreamSession {
     /** Handles one client message; a bad one gets an {@code error} and the session carries on (G12). */
     synchronized void handle(String text) {
         try {
+            if (text.length() > engine.maxFrameBytes()
+                    || text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > engine.maxFrameBytes()) {
+                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is larger than "
+                        + engine.maxFrameBytes() + " bytes (streams.websocket.max-frame-bytes)");
+            }
             JsonObject message = parse(text);
             String op = SubscribeRequest.required(message, "op");
             switch (op) {

@@ -28,10 +28,13 @@ public class StreamsEndpoint {
     @OnOpen
     public void open(Session session, EndpointConfig config) {
         Viewer viewer = HandshakeConfigurator.viewer(session, config);
+        // The container closes the session on a frame above its buffer (1009); leave room above the protocol's
+        // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
+        session.setMaxTextMessageBufferSize(Subscriptions.CONTAINER_FRAME_BYTES);
         subscriptions.open(session, viewer);
     }
 
-    @OnMessage(maxMessageSize = 65_536)
+    @OnMessage(maxMessageSize = Subscriptions.CONTAINER_FRAME_BYTES)
     public void message(Session session, String text) {
         subscriptions.handle(session, text);
     }

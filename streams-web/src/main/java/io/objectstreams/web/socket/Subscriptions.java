@@ -38,6 +38,9 @@ public class Subscriptions {
     @Inject
     StreamsConfig config;
 
+    /** What the container accepts per frame: the largest {@code streams.websocket.max-frame-bytes} allowed. */
+    static final int CONTAINER_FRAME_BYTES = 1_048_576 * 4;
+
     private final Map<String, StreamSession> sessions = new ConcurrentHashMap<>();
 
     /** Where a new subscription starts: the cursor it is told, what to replay, and whether to resync. */
@@ -62,6 +65,10 @@ public class Subscriptions {
     /** The number of connected sessions on this instance. */
     public int connectedSessions() {
         return sessions.size();
+    }
+
+    int maxFrameBytes() {
+        return config.maxFrameBytes();
     }
 
     int maxSubscriptions() {
