@@ -198,6 +198,26 @@ class WebSocketIT {
         }
     }
 
+    @Test
+    void aReadyPolicyLetsAuthenticatedViewersSeeAndAnonymousOnesNot() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        String subscribe = "{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\"}";
+        try (StreamClient bob = StreamClient.connect(base, "bob");
+             StreamClient anonymous = StreamClient.connect(base, null)) {
+            assertThat(anonymous.send(subscribe).next().getString("code")).isEqualTo("not_found");
+            assertThat(bob.send(subscribe).next().getString("type")).isEqualTo("subscribed");
+
+            alice.post("api/it/capture/publish-note-change?id=" + note, null);
+
+            JsonObject event = bob.next();
+            assertThat(event.getString("list_action")).isEqualTo("changed");
+            assertThat(event.getJsonArray("changed_fields").getString(0)).isEqualTo("text");
+            assertThat(event.getBoolean("own")).isFalse();
+            assertThat(anonymous.drain(1000)).isEmpty();
+        }
+    }
+
     private static String error(StreamClient client, String message) throws InterruptedException {
         JsonObject reply = client.send(message).next();
         assertThat(reply.getString("type")).as(reply.toString()).isEqualTo("error");

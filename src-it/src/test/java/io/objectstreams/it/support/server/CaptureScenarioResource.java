@@ -40,7 +40,8 @@ public class CaptureScenarioResource {
                 case "update-many" -> run(() -> scenarios.updateMany(scenarios.createMany(count)));
                 case "add-line" -> run(() -> scenarios.addLine(id));
                 case "remove-line" -> run(() -> scenarios.removeFirstLine(id));
-                case "non-streamed" -> run(scenarios::writeNonStreamed);
+                case "non-streamed" -> scenarios.writeNonStreamed();
+                case "publish-note-change" -> run(() -> scenarios.publishNoteChange(id));
                 case "publish-without-transaction" -> run(scenarios::publishWithoutTransaction);
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             };

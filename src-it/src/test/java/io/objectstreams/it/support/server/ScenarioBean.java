@@ -103,10 +103,18 @@ public class ScenarioBean {
         em.find(CustomerOrder.class, orderId).getLines().remove(0);
     }
 
-    public void writeNonStreamed() {
+    public long writeNonStreamed() {
         ItNote note = new ItNote();
         note.setText("not streamed");
         em.persist(note);
+        em.flush();
+        return note.getId();
+    }
+
+    /** Changes a note and reports it by hand: notes are not @Streamed, so only the publisher can. */
+    public void publishNoteChange(long id) {
+        em.find(ItNote.class, id).setText("changed");
+        publisher.publish(SourceEvent.updated("ItNote", id, "text"));
     }
 
     public void publish(String model, String pk, String field) {

@@ -1,0 +1,22 @@
+package io.objectstreams;
+
+import jakarta.persistence.criteria.CriteriaBuilder;
+import jakarta.persistence.criteria.Predicate;
+import jakarta.persistence.criteria.Root;
+
+/**
+ * A ready policy: nobody may subscribe to the model, although its changes are still captured (for example
+ * for another model's facet, or for a later policy). Subclass it with {@code entity()} and
+ * {@code entityManager()}.
+ *
+ * <p>As a session bean, repeat {@code implements VisibilityPolicy<E>} on the subclass: a session bean's bean
+ * types are only the interfaces it implements directly, so an interface inherited from this class would not
+ * make it a policy the engine can find.
+ */
+public abstract class DenyAllVisibility<E> implements VisibilityPolicy<E> {
+
+    @Override
+    public Predicate visibleTo(Viewer viewer, CriteriaBuilder cb, Root<E> root) {
+        return cb.disjunction();
+    }
+}
