@@ -91,10 +91,6 @@ final class TransactionChanges implements Synchronization {
         }
     }
 
-    int pendingChanges() {
-        return seen.size();
-    }
-
     private static OutboxRow resolve(Seen change) {
         if (change.event() != null) {
             SourceEvent e = change.event();

@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -35,7 +34,6 @@ public class WakeupNotifier {
 
     /** Set while a NOTIFY is queued and not yet begun; commits arriving meanwhile ride on it. */
     private final AtomicBoolean queued = new AtomicBoolean();
-    private final AtomicLong sent = new AtomicLong();
 
     /** Asks for a wakeup; returns at once. */
     public void wakeup() {
@@ -49,18 +47,12 @@ public class WakeupNotifier {
         }
     }
 
-    /** How many NOTIFYs this instance has sent, for health and tests. */
-    public long sentCount() {
-        return sent.get();
-    }
-
     private void send() {
         // Cleared before sending: a commit after this point queues another NOTIFY, so none is missed.
         queued.set(false);
         try (Connection connection = config.dataSource().getConnection();
              Statement statement = connection.createStatement()) {
             statement.execute("NOTIFY " + config.notifyChannel());
-            sent.incrementAndGet();
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.WARNING, "Wakeup NOTIFY on " + config.notifyChannel()
                     + " failed; the listener's poll floor will pick the rows up", e);

@@ -62,11 +62,6 @@ public class Subscriptions {
         }
     }
 
-    /** The number of connected sessions on this instance. */
-    public int connectedSessions() {
-        return sessions.size();
-    }
-
     int maxFrameBytes() {
         return config.maxFrameBytes();
     }
