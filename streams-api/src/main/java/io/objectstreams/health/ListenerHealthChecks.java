@@ -22,21 +22,20 @@ public class ListenerHealthChecks {
     @Produces
     @Readiness
     HealthCheck readiness() {
-        return () -> ListenerProbes.current()
-                .map(probe -> {
-                    ListenerReport report = probe.report();
-                    return describe(report).status(report.ready()).build();
-                })
-                .orElseGet(ListenerHealthChecks::absent);
+        return check(ListenerReport::ready);
     }
 
     @Produces
     @Liveness
     HealthCheck liveness() {
+        return check(ListenerReport::running);
+    }
+
+    private static HealthCheck check(java.util.function.Predicate<ListenerReport> up) {
         return () -> ListenerProbes.current()
                 .map(probe -> {
                     ListenerReport report = probe.report();
-                    return describe(report).status(report.running()).build();
+                    return describe(report).status(up.test(report)).build();
                 })
                 .orElseGet(ListenerHealthChecks::absent);
     }

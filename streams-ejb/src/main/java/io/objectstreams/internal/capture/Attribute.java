@@ -48,17 +48,7 @@ final class Attribute {
 
     /** The attribute's value as stored on the instance. */
     Object read(Object entity) {
-        try {
-            if (getter != null) {
-                return getter.invoke(entity);
-            }
-            return member instanceof Field f ? f.get(entity) : ((Method) member).invoke(entity);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("Cannot read " + name + " of " + entity.getClass().getName(), e);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("Reading " + name + " of " + entity.getClass().getName() + " failed",
-                    e.getCause());
-        }
+        return invoke(getter != null ? getter : member, entity);
     }
 
     /**
@@ -67,11 +57,18 @@ final class Attribute {
      * which is stable within one persistence context.
      */
     Object comparable(Object entity) {
+        Object value = invoke(member, entity);
+        return kind == Kind.REFERENCE && value != null ? new Identity(value) : value;
+    }
+
+    private Object invoke(AccessibleObject source, Object entity) {
         try {
-            Object value = member instanceof Field f ? f.get(entity) : ((Method) member).invoke(entity);
-            return kind == Kind.REFERENCE && value != null ? new Identity(value) : value;
-        } catch (IllegalAccessException | InvocationTargetException e) {
+            return source instanceof Field f ? f.get(entity) : ((Method) source).invoke(entity);
+        } catch (IllegalAccessException e) {
             throw new IllegalStateException("Cannot read " + name + " of " + entity.getClass().getName(), e);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("Reading " + name + " of " + entity.getClass().getName() + " failed",
+                    e.getCause());
         }
     }
 

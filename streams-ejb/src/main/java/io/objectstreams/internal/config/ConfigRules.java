@@ -18,8 +18,13 @@ final class ConfigRules {
     private ConfigRules() {
     }
 
+    /** The value trimmed, empty when absent or blank: a blank setting means "use the default". */
+    static Optional<String> present(Optional<String> value) {
+        return value.map(String::trim).filter(v -> !v.isEmpty());
+    }
+
     static String requireText(String key, Optional<String> value) {
-        return StreamsConfig.present(value).orElseThrow(() -> invalid(key, "is required but not set"));
+        return present(value).orElseThrow(() -> invalid(key, "is required but not set"));
     }
 
     static String channelName(String key, String value) {
@@ -35,7 +40,7 @@ final class ConfigRules {
     }
 
     static boolean bool(String key, Optional<String> value, boolean defaultValue) {
-        Optional<String> text = StreamsConfig.present(value);
+        Optional<String> text = present(value);
         if (text.isEmpty()) {
             return defaultValue;
         }
@@ -50,7 +55,7 @@ final class ConfigRules {
 
     /** {@code 500ms}, {@code 1s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT1S}); positive. */
     static java.time.Duration duration(String key, Optional<String> value, java.time.Duration defaultValue) {
-        Optional<String> text = StreamsConfig.present(value);
+        Optional<String> text = present(value);
         if (text.isEmpty()) {
             return defaultValue;
         }
@@ -86,7 +91,7 @@ final class ConfigRules {
     }
 
     static int integer(String key, Optional<String> value, int defaultValue, int min, int max) {
-        Optional<String> text = StreamsConfig.present(value);
+        Optional<String> text = present(value);
         if (text.isEmpty()) {
             return defaultValue;
         }

@@ -131,7 +131,7 @@ public class StreamsConfig {
     }
 
     private Optional<String> text(String key) {
-        return present(config.getOptionalValue(key, String.class));
+        return ConfigRules.present(config.getOptionalValue(key, String.class));
     }
 
     public ListenerSettings listener() {
@@ -169,9 +169,5 @@ public class StreamsConfig {
     /** For messages: the configured JNDI name. */
     public String dataSourceName() {
         return dataSourceName;
-    }
-
-    static Optional<String> present(Optional<String> value) {
-        return value.map(String::trim).filter(v -> !v.isEmpty());
     }
 }

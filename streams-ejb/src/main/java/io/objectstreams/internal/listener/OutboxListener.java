@@ -191,8 +191,9 @@ public class OutboxListener implements ListenerProbe {
                 assignerRole = true;
                 LOG.info("Object Streams listener holds the assigner role");
             }
-            if (assignerRole && assigner.assignAll(connection.jdbc()) > 0) {
-                lastAssigned = CursorAssigner.lastCursor(connection.jdbc());
+            if (assignerRole) {
+                // What it assigned is delivered just below, which advances lastAssigned too.
+                assigner.assignAll(connection.jdbc());
             }
             deliver(connection);
             lastBacklog = measureBacklog(connection);

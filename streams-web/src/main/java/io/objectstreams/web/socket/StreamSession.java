@@ -44,8 +44,7 @@ final class StreamSession {
     /** Handles one client message; a bad one gets an {@code error} and the session carries on (G12). */
     synchronized void handle(String text) {
         try {
-            if (text.length() > engine.maxFrameBytes()
-                    || text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > engine.maxFrameBytes()) {
+            if (tooLarge(text, engine.maxFrameBytes())) {
                 throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is larger than "
                         + engine.maxFrameBytes() + " bytes (streams.websocket.max-frame-bytes)");
             }
@@ -112,6 +111,14 @@ final class StreamSession {
             throw new ProtocolError(ProtocolError.NOT_SUBSCRIBED, "No active subscription " + id);
         }
         send(Messages.unsubscribed(id));
+    }
+
+    /** UTF-8 takes 1 to 3 bytes per char (4 per surrogate pair): encode only when the length cannot decide. */
+    private static boolean tooLarge(String text, int maxBytes) {
+        if (text.length() > maxBytes) {
+            return true;
+        }
+        return text.length() * 3L > maxBytes && text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > maxBytes;
     }
 
     private static JsonObject parse(String text) throws ProtocolError {
