@@ -55,6 +55,11 @@ public class ListenerHealthChecks {
         if (report.oldestBacklogAge() != null) {
             response.withData("oldestBacklogAgeMs", report.oldestBacklogAge().toMillis());
         }
+        ListenerProbes.sessions().ifPresent(sessions -> response
+                .withData("sessions", sessions.sessions())
+                .withData("subscriptions", sessions.subscriptions())
+                .withData("queuedMessages", sessions.queuedMessages())
+                .withData("droppedEvents", sessions.droppedEvents()));
         if (report.lastError() != null) {
             response.withData("lastError", report.lastError());
         }

@@ -1,9 +1,10 @@
 package io.objectstreams.health;
 
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
- * Where the listener registers itself so the health checks can find it.
+ * Where the listener, and the transport with its sessions, register themselves so the health checks can find them.
  *
  * <p>Why a static slot instead of CDI: WildFly registers MicroProfile Health checks only from an EAR's
  * {@code lib/} jars, and a bean there cannot see the EJB module that holds the listener. This class lives in
@@ -13,6 +14,7 @@ import java.util.Optional;
 public final class ListenerProbes {
 
     private static volatile ListenerProbe current;
+    private static volatile Supplier<SessionReport> sessions;
 
     private ListenerProbes() {
     }
@@ -30,5 +32,21 @@ public final class ListenerProbes {
 
     public static Optional<ListenerProbe> current() {
         return Optional.ofNullable(current);
+    }
+
+    /** Registers the source of the connected-sessions figures (the WebSocket transport). */
+    public static void registerSessions(Supplier<SessionReport> report) {
+        sessions = report;
+    }
+
+    public static void unregisterSessions(Supplier<SessionReport> report) {
+        if (sessions == report) {
+            sessions = null;
+        }
+    }
+
+    public static Optional<SessionReport> sessions() {
+        Supplier<SessionReport> report = sessions;
+        return report == null ? Optional.empty() : Optional.of(report.get());
     }
 }

@@ -1,5 +1,7 @@
 package io.objectstreams.demo.store;
 
+import io.objectstreams.Filterable;
+import io.objectstreams.Lookup;
 import io.objectstreams.Streamed;
 import jakarta.persistence.CascadeType;
 import jakarta.persistence.Column;
@@ -14,7 +16,10 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An order of the demo store; streamed as {@code store.CustomerOrder}. */
+/**
+ * An order of the demo store; streamed as {@code store.CustomerOrder}. Filter subscriptions may constrain its
+ * status, owner and total.
+ */
 @Entity(name = "CustomerOrder")
 @Table(name = "store_order")
 @Streamed(model = "store.CustomerOrder")
@@ -24,12 +29,15 @@ public class CustomerOrder {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     private Long id;
 
+    @Filterable({Lookup.EXACT, Lookup.IN})
     @Column(nullable = false, length = 64)
     private String owner;
 
+    @Filterable({Lookup.EXACT, Lookup.IN})
     @Column(nullable = false, length = 16)
     private String status;
 
+    @Filterable({Lookup.EXACT, Lookup.GT, Lookup.GTE, Lookup.LT, Lookup.LTE})
     @Column(nullable = false, precision = 12, scale = 2)
     private BigDecimal total;
 

@@ -39,6 +39,24 @@ final class ConfigRules {
         return channel;
     }
 
+    /** A comma-separated list of origins, or {@code *}; empty means none besides the application's own. */
+    static java.util.Set<String> origins(String key, String value) {
+        java.util.Set<String> origins = new java.util.LinkedHashSet<>();
+        for (String item : value.split(",")) {
+            String origin = item.trim();
+            if (origin.isEmpty()) {
+                continue;
+            }
+            if (origin.equals("*")) {
+                origins.add("*");
+                continue;
+            }
+            origins.add(Origins.normalize(origin).orElseThrow(() -> invalid(key, "'" + origin
+                    + "' is not an origin; write scheme://host[:port], e.g. https://app.example.com, or * for any")));
+        }
+        return java.util.Set.copyOf(origins);
+    }
+
     static boolean bool(String key, Optional<String> value, boolean defaultValue) {
         Optional<String> text = present(value);
         if (text.isEmpty()) {

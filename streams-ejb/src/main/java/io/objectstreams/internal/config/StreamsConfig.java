@@ -70,6 +70,20 @@ public class StreamsConfig {
     public static final String MAX_FRAME_BYTES = "streams.websocket.max-frame-bytes";
     public static final int DEFAULT_MAX_FRAME_BYTES = 65_536;
 
+    /** Objects one filter or model subscription may hold; checked with a bounded query before it starts. */
+    public static final String MAX_MEMBER_PKS = "streams.websocket.max-member-pks";
+    public static final int DEFAULT_MAX_MEMBER_PKS = 10_000;
+
+    /** Events a connection's outbound queue holds before they are dropped for {@code slow_consumer} resyncs. */
+    public static final String OUTBOUND_QUEUE = "streams.websocket.outbound-queue";
+    public static final int DEFAULT_OUTBOUND_QUEUE = 1_000;
+
+    /**
+     * Origins (scheme://host[:port]) whose pages may open a WebSocket, besides the application's own origin;
+     * {@code *} allows any. Empty: same origin only.
+     */
+    public static final String ALLOWED_ORIGINS = "streams.websocket.allowed-origins";
+
     /** Missed events an object subscription replays before it is told to resync instead. */
     public static final String REPLAY_LIMIT = "streams.replay-limit";
     public static final int DEFAULT_REPLAY_LIMIT = 1000;
@@ -85,6 +99,9 @@ public class StreamsConfig {
     private int maxSubscriptions;
     private int replayLimit;
     private int maxFrameBytes;
+    private int maxMemberPks;
+    private int outboundQueue;
+    private java.util.Set<String> allowedOrigins;
     private volatile DataSource dataSource;
 
     @PostConstruct
@@ -116,6 +133,22 @@ public class StreamsConfig {
         replayLimit = ConfigRules.integer(REPLAY_LIMIT, text(REPLAY_LIMIT), DEFAULT_REPLAY_LIMIT, 0, 1_000_000);
         maxFrameBytes = ConfigRules.integer(MAX_FRAME_BYTES, text(MAX_FRAME_BYTES), DEFAULT_MAX_FRAME_BYTES,
                 1_024, 1_048_576);
+        maxMemberPks = ConfigRules.integer(MAX_MEMBER_PKS, text(MAX_MEMBER_PKS), DEFAULT_MAX_MEMBER_PKS, 1, 10_000_000);
+        outboundQueue = ConfigRules.integer(OUTBOUND_QUEUE, text(OUTBOUND_QUEUE), DEFAULT_OUTBOUND_QUEUE, 1, 1_000_000);
+        allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
+    }
+
+    public int maxMemberPks() {
+        return maxMemberPks;
+    }
+
+    public int outboundQueue() {
+        return outboundQueue;
+    }
+
+    /** Allowed foreign origins, normalized ({@code scheme://host:port}, lower case); {@code *} for any. */
+    public java.util.Set<String> allowedOrigins() {
+        return allowedOrigins;
     }
 
     public int maxFrameBytes() {

@@ -8,7 +8,13 @@ import jakarta.websocket.HandshakeResponse;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.HandshakeRequest;
 import jakarta.websocket.server.ServerEndpointConfig;
+import io.objectstreams.internal.config.Origins;
+import io.objectstreams.internal.config.StreamsConfig;
+import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -21,7 +27,43 @@ import java.util.stream.Collectors;
  */
 public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
 
+    private static final Logger LOG = Logger.getLogger(HandshakeConfigurator.class.getName());
     private static final String KEY = "io.objectstreams.viewer.";
+
+    /**
+     * Refuses a browser's handshake from a page of another origin (cross-site WebSocket hijacking would otherwise
+     * ride on the user's credentials): allowed are the application's own origin, and those listed in
+     * {@code streams.websocket.allowed-origins}. A handshake without an {@code Origin} header does not come from
+     * a browser page and is allowed; it still authenticates like any request. The container answers a refused
+     * handshake with 403.
+     */
+    @Override
+    public boolean checkOrigin(String origin) {
+        if (origin == null || origin.isBlank()) {
+            return true;
+        }
+        Set<String> allowed = CDI.current().select(StreamsConfig.class).get().allowedOrigins();
+        if (allowed.contains("*")) {
+            return true;
+        }
+        Optional<String> normalized = Origins.normalize(origin);
+        if (normalized.isPresent() && (allowed.contains(normalized.get()) || normalized.equals(ownOrigin()))) {
+            return true;
+        }
+        LOG.fine(() -> "Refused a WebSocket handshake from origin " + origin + " (streams.websocket.allowed-origins)");
+        return false;
+    }
+
+    /** This request's own origin, from the Host header the browser sent; empty if it cannot be told. */
+    private static Optional<String> ownOrigin() {
+        try {
+            HttpServletRequest request = CDI.current().select(HttpServletRequest.class).get();
+            return Origins.normalize(request.getScheme() + "://" + request.getHeader("Host"));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "The handshake request is not available to compare origins; refusing", e);
+            return Optional.empty();
+        }
+    }
 
     @Override
     public void modifyHandshake(ServerEndpointConfig config, HandshakeRequest request, HandshakeResponse response) {

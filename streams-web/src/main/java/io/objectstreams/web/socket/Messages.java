@@ -12,16 +12,20 @@ final class Messages {
     private Messages() {
     }
 
-    static JsonObject subscribed(ObjectSubscription subscription, long cursor) {
+    static JsonObject subscribed(Subscription subscription, long cursor) {
+        SubscribeRequest request = subscription.request();
         JsonObjectBuilder message = Json.createObjectBuilder()
                 .add("type", "subscribed")
                 .add("subscription_id", subscription.id())
-                .add("kind", "object")
-                .add("model", subscription.model())
-                .add("pk", subscription.pk())
-                .add("cursor", cursor);
-        echo(message, "ordering", subscription.ordering());
-        echo(message, "shape", subscription.shape());
+                .add("kind", request.kind())
+                .add("model", request.model());
+        if (request.pk() != null) {
+            message.add("pk", request.pk());
+        }
+        echo(message, "filter", request.filter());
+        message.add("cursor", cursor);
+        echo(message, "ordering", request.ordering());
+        echo(message, "shape", request.shape());
         return message.build();
     }
 

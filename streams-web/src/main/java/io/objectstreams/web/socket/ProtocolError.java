@@ -14,6 +14,8 @@ final class ProtocolError extends Exception {
     static final String UNSUPPORTED_SEARCH = "unsupported_search";
     static final String DUPLICATE_SUBSCRIPTION = "duplicate_subscription";
     static final String SUBSCRIPTION_LIMIT_EXCEEDED = "subscription_limit_exceeded";
+    static final String INVALID_FILTER = "invalid_filter";
+    static final String SUBSCRIPTION_TOO_LARGE = "subscription_too_large";
 
     private final String code;
     private final transient JsonObject details;

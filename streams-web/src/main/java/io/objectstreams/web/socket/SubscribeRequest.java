@@ -10,7 +10,7 @@ import java.util.Set;
  * A validated {@code subscribe} message. Every field the protocol defines is checked for presence and type;
  * a field that is not part of the protocol is refused rather than ignored.
  */
-record SubscribeRequest(String kind, String model, String pk, String subscriptionId, Long cursor,
+record SubscribeRequest(String kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
                         JsonValue ordering, JsonValue shape) {
 
     private static final Set<String> FIELDS = Set.of("op", "kind", "model", "pk", "filter", "filters", "cursor",
@@ -29,12 +29,31 @@ record SubscribeRequest(String kind, String model, String pk, String subscriptio
         if (!Set.of("object", "filter", "model").contains(kind)) {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, "kind must be object, filter or model");
         }
-        if (!kind.equals("object")) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST,
-                    "This server accepts object subscriptions only so far; " + kind + " subscriptions are not available yet.");
-        }
         String model = required(message, "model");
-        String pk = pk(message);
+        String pk = null;
+        JsonObject filter = null;
+        if (message.containsKey("filter") && message.containsKey("filters")) {
+            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "Send filter or its alias filters, not both");
+        }
+        String filterField = message.containsKey("filters") ? "filters" : "filter";
+        switch (kind) {
+            case "object" -> {
+                refuse(message, filterField, "an object subscription; use kind filter");
+                pk = pk(message);
+            }
+            case "filter" -> {
+                refuse(message, "pk", "a filter subscription");
+                JsonValue value = message.getOrDefault(filterField, JsonValue.EMPTY_JSON_OBJECT);
+                if (!(value instanceof JsonObject object)) {
+                    throw new ProtocolError(ProtocolError.INVALID_REQUEST, filterField + " must be a JSON object");
+                }
+                filter = object;
+            }
+            default -> {
+                refuse(message, "pk", "a model subscription");
+                refuse(message, filterField, "a model subscription; use kind filter");
+            }
+        }
         String id = message.containsKey("subscription_id") ? required(message, "subscription_id") : null;
         Long cursor = null;
         if (message.containsKey("cursor") && message.get("cursor").getValueType() != JsonValue.ValueType.NULL) {
@@ -44,7 +63,18 @@ record SubscribeRequest(String kind, String model, String pk, String subscriptio
             }
             cursor = number.longValueExact();
         }
-        return new SubscribeRequest(kind, model, pk, id, cursor, message.get("ordering"), message.get("shape"));
+        return new SubscribeRequest(kind, model, pk, filter, id, cursor, message.get("ordering"), message.get("shape"));
+    }
+
+    boolean isObject() {
+        return kind.equals("object");
+    }
+
+    /** A field that has no meaning for this kind is an error, never silently ignored (G12). */
+    private static void refuse(JsonObject message, String field, String what) throws ProtocolError {
+        if (message.containsKey(field)) {
+            throw new ProtocolError(ProtocolError.INVALID_REQUEST, field + " does not apply to " + what);
+        }
     }
 
     private static String pk(JsonObject message) throws ProtocolError {

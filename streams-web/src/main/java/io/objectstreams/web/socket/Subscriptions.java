@@ -3,29 +3,43 @@ package io.objectstreams.web.socket;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
+import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.health.ListenerProbes;
+import io.objectstreams.health.SessionReport;
 import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.listener.OutboxReader;
+import io.objectstreams.web.filter.Filter;
+import io.objectstreams.web.filter.FilterDeclarations;
+import io.objectstreams.web.filter.InvalidFilterException;
 import io.objectstreams.web.visibility.Visibility;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.websocket.Session;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Owns this instance's WebSocket sessions and turns each {@link StreamBatch} into subscription-relative
- * messages: visibility is decided per viewer and model with one query per batch (G8), and each session sends
- * only what concerns its own subscriptions (G9).
+ * messages (G8, G9).
+ *
+ * <p>Cost per batch: the subscriptions an event may concern are grouped by (viewer, model, filter), and each
+ * group costs one query for all of the batch's subjects it touches — whatever the number of subscriptions and
+ * connections sharing it. Object and model subscriptions of one viewer share the group without a filter.
  */
 @ApplicationScoped
 public class Subscriptions {
@@ -43,8 +57,23 @@ public class Subscriptions {
 
     private final Map<String, StreamSession> sessions = new ConcurrentHashMap<>();
 
-    /** Where a new subscription starts: the cursor it is told, what to replay, and whether to resync. */
-    record Start(long cursor, long replayFrom, List<StreamEvent> replay, String resyncReason) {
+    /** Held while a batch is fanned out, and while a subscription joins: a batch sees a subscription entirely or not at all. */
+    private final Object fanOut = new Object();
+    private long fannedOutThrough;
+    private final Supplier<SessionReport> report = this::report;
+
+    /** How a new subscription starts: its members, from which cursor it is live, what to replay, whether to resync. */
+    record Start(Set<String> members, long replayFrom, List<StreamSession.Delivery> replay, String resyncReason) {
+    }
+
+    @PostConstruct
+    void publishReport() {
+        ListenerProbes.registerSessions(report);
+    }
+
+    @PreDestroy
+    void withdrawReport() {
+        ListenerProbes.unregisterSessions(report);
     }
 
     void open(Session socket, Viewer viewer) {
@@ -52,7 +81,10 @@ public class Subscriptions {
     }
 
     void close(Session socket) {
-        sessions.remove(socket.getId());
+        StreamSession session = sessions.remove(socket.getId());
+        if (session != null) {
+            session.closed();
+        }
     }
 
     void handle(Session socket, String text) {
@@ -70,86 +102,160 @@ public class Subscriptions {
         return config.maxSubscriptions();
     }
 
-    boolean visible(Viewer viewer, String model, String pk) {
-        return visibility.visible(viewer, model, List.of(pk)).contains(pk);
+    int outboundQueue() {
+        return config.outboundQueue();
     }
 
     /**
-     * Computes the subscribe-time cursor (what this instance has delivered) and the events the subscription is
-     * owed: those after the client's cursor (G10), or, without one, those assigned after the subscribe-time
-     * cursor that the next live batch may not carry.
+     * Checks that the viewer may subscribe as asked and returns the validated filter: the model must have a
+     * policy, an object must be visible, a filter must pass its model's declarations.
      */
-    Start start(SubscribeRequest request) throws ProtocolError {
-        long delivered = ListenerProbes.current().map(p -> p.report().lastDeliveredCursor()).orElse(0L);
+    Filter filter(Viewer viewer, SubscribeRequest request) throws ProtocolError {
+        VisibilityPolicy<?> policy = visibility.policy(request.model()).orElseThrow(() -> new ProtocolError(
+                ProtocolError.NOT_FOUND, "There is no subscribable model " + request.model()));
+        switch (request.kind()) {
+            case "object":
+                if (visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty()) {
+                    throw new ProtocolError(ProtocolError.NOT_FOUND, request.model() + " " + request.pk()
+                            + " does not exist or is not visible to you");
+                }
+                return Filter.NONE;
+            case "filter":
+                try {
+                    return FilterDeclarations.parse(policy.entity(), request.filter());
+                } catch (InvalidFilterException invalid) {
+                    JsonObjectBuilder details = Json.createObjectBuilder();
+                    invalid.errors().forEach((key, messages) -> details.add(key, Json.createArrayBuilder(messages)));
+                    throw new ProtocolError(ProtocolError.INVALID_FILTER, "Subscription filters are invalid.",
+                            details.build());
+                }
+            default:
+                return Filter.NONE;
+        }
+    }
+
+    /**
+     * Adds a subscription to its session between two batches and returns the cursor it starts from: every batch
+     * through it has been fanned out without the subscription, every later one will reach it.
+     */
+    long register(StreamSession session, Subscription subscription) {
+        synchronized (fanOut) {
+            session.add(subscription);
+            long listener = ListenerProbes.current().map(p -> p.report().lastDeliveredCursor()).orElse(0L);
+            return Math.max(fannedOutThrough, Math.max(listener, 0));
+        }
+    }
+
+    /**
+     * Reads what a subscription starts with: the members of a filter or model subscription (at most
+     * {@code streams.websocket.max-member-pks}), and for a client cursor the object's missed events (G10) or
+     * the resync reason.
+     */
+    Start start(Viewer viewer, Subscription subscription, long cursor) throws ProtocolError {
+        SubscribeRequest request = subscription.request();
         try (Connection connection = config.dataSource().getConnection()) {
             OutboxReader.CursorState state = OutboxReader.cursorState(connection);
-            long cursor = Math.max(delivered, 0);
             Long from = request.cursor();
-            if (from == null) {
-                return new Start(cursor, cursor,
-                        OutboxReader.readSubjectAfter(connection, request.model(), request.pk(), cursor, Integer.MAX_VALUE),
-                        null);
-            }
-            if (from > state.lastCursor()) {
+            if (from != null && from > state.lastCursor()) {
                 throw new ProtocolError(ProtocolError.INVALID_CURSOR, "Cursor " + from
                         + " is newer than the outbox (last cursor " + state.lastCursor() + ")");
             }
+            Set<String> members = request.isObject() ? Set.of(request.pk()) : members(viewer, subscription);
+            if (from == null) {
+                return new Start(members, cursor, List.of(), null);
+            }
             if (from < state.prunedThrough()) {
-                return new Start(cursor, cursor, List.of(), "cursor_pruned");
+                return new Start(members, cursor, List.of(), "cursor_pruned");
+            }
+            if (!request.isObject()) {
+                // Membership at an old cursor cannot be rebuilt from outbox rows: the client refetches.
+                return from < cursor ? new Start(members, cursor, List.of(), "cursor_replay_unavailable")
+                        : new Start(members, from, List.of(), null);
             }
             int limit = config.replayLimit();
             List<StreamEvent> missed = OutboxReader.readSubjectAfter(connection, request.model(), request.pk(), from,
                     limit + 1);
             if (missed.size() > limit) {
-                return new Start(cursor, cursor, List.of(), "object_replay_limit_exceeded");
+                return new Start(members, cursor, List.of(), "object_replay_limit_exceeded");
             }
-            return new Start(cursor, from, missed, null);
+            boolean visible = !missed.isEmpty()
+                    && !visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty();
+            return new Start(members, from, missed.stream().map(e -> new StreamSession.Delivery(e, visible)).toList(), null);
         } catch (SQLException e) {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The subscription could not be started: "
                     + e.getMessage() + "; retry shortly");
         }
     }
 
+    private Set<String> members(Viewer viewer, Subscription subscription) throws ProtocolError {
+        int max = config.maxMemberPks();
+        Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
+        if (members.size() > max) {
+            throw new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
+                    + " objects (streams.websocket.max-member-pks); narrow the filter");
+        }
+        return members;
+    }
+
     /** Fans a batch out to the sessions of this instance. */
     void onBatch(@Observes StreamBatch batch) {
-        if (sessions.isEmpty()) {
-            return;
+        synchronized (fanOut) {
+            try {
+                if (!sessions.isEmpty()) {
+                    fanOut(batch);
+                }
+            } finally {
+                fannedOutThrough = batch.lastCursor();
+            }
         }
-        Map<StreamSession, List<Pending>> pending = new HashMap<>();
-        Map<VisibilityKey, Set<String>> toCheck = new HashMap<>();
+    }
+
+    private void fanOut(StreamBatch batch) {
+        List<Pending> pending = new ArrayList<>();
+        Map<Scope, Set<String>> toCheck = new HashMap<>();
         for (StreamSession session : sessions.values()) {
             for (StreamEvent event : batch.events()) {
-                for (ObjectSubscription subscription : session.matching(event)) {
-                    pending.computeIfAbsent(session, s -> new ArrayList<>()).add(new Pending(subscription, event));
-                    toCheck.computeIfAbsent(new VisibilityKey(session.viewer(), event.model()), k -> new java.util.HashSet<>())
-                            .add(event.pk());
+                for (Subscription subscription : session.concerned(event)) {
+                    Scope scope = new Scope(session.viewer(), event.model(), subscription.filter());
+                    pending.add(new Pending(session, subscription, event, scope));
+                    toCheck.computeIfAbsent(scope, k -> new HashSet<>()).add(event.pk());
                 }
             }
         }
-        Map<VisibilityKey, Set<String>> visible = new HashMap<>();
-        toCheck.forEach((key, pks) -> visible.put(key, visibleOrNone(key, pks)));
-        pending.forEach((session, deliveries) -> {
-            for (Pending delivery : deliveries) {
-                boolean now = visible.get(new VisibilityKey(session.viewer(), delivery.event().model()))
-                        .contains(delivery.event().pk());
-                session.deliver(delivery.subscription(), delivery.event(), now);
-            }
-        });
+        Map<Scope, Set<String>> matching = new HashMap<>();
+        toCheck.forEach((scope, pks) -> matching.put(scope, matchingOrNone(scope, pks)));
+        for (Pending delivery : pending) {
+            delivery.session().deliver(delivery.subscription(), delivery.event(),
+                    matching.get(delivery.scope()).contains(delivery.event().pk()));
+        }
     }
 
-    private Set<String> visibleOrNone(VisibilityKey key, Set<String> pks) {
+    private Set<String> matchingOrNone(Scope scope, Set<String> pks) {
         try {
-            return visibility.visible(key.viewer(), key.model(), pks);
+            return visibility.matching(scope.viewer(), scope.model(), scope.filter(), pks);
         } catch (RuntimeException e) {
             // Fail closed: an object whose visibility cannot be decided is not shown (G8).
-            LOG.log(Level.WARNING, "Visibility check for " + key.model() + " failed; treating as not visible", e);
+            LOG.log(Level.WARNING, "Visibility check for " + scope.model() + " failed; treating as not visible", e);
             return Set.of();
         }
     }
 
-    private record Pending(ObjectSubscription subscription, StreamEvent event) {
+    private SessionReport report() {
+        int subscriptions = 0;
+        int queued = 0;
+        long dropped = 0;
+        for (StreamSession session : sessions.values()) {
+            subscriptions += session.subscriptionCount();
+            queued += session.queuedMessages();
+            dropped += session.droppedEvents();
+        }
+        return new SessionReport(sessions.size(), subscriptions, queued, dropped);
     }
 
-    private record VisibilityKey(Viewer viewer, String model) {
+    private record Pending(StreamSession session, Subscription subscription, StreamEvent event, Scope scope) {
+    }
+
+    /** One membership query's worth: a viewer, a model, a filter. */
+    private record Scope(Viewer viewer, String model, Filter filter) {
     }
 }

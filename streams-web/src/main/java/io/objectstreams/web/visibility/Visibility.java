@@ -3,14 +3,18 @@ package io.objectstreams.web.visibility;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.internal.capture.ModelLabels;
+import io.objectstreams.web.filter.Filter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
+import jakarta.persistence.criteria.Predicate;
 import jakarta.persistence.criteria.Root;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,8 +26,9 @@ import java.util.UUID;
 import java.util.logging.Logger;
 
 /**
- * The application's {@link VisibilityPolicy} beans by model label, and the one query per (viewer, model) that
- * says which of a set of subjects a viewer may read now (G8).
+ * The application's {@link VisibilityPolicy} beans by model label, and the queries that decide what a viewer
+ * may read now: one per (viewer, model, filter) for a batch of subjects, and the bounded membership snapshot of
+ * a filter or model subscription (G8, G9).
  *
  * <p>It lives in the web fragment, not in {@code streams-ejb}: in an EAR the policies are beans of the
  * application's WAR, which an EJB module's bean archive cannot see.
@@ -51,33 +56,60 @@ public class Visibility {
         return roles;
     }
 
-    /** The subset of {@code pks} of {@code model} that exist and that {@code viewer} may read, in one query. */
-    public Set<String> visible(Viewer viewer, String model, Collection<String> pks) {
+    /**
+     * The subset of {@code pks} of {@code model} that exist, that {@code viewer} may read and that match
+     * {@code filter}, in one query: the membership check of every subscription sharing this (viewer, model,
+     * filter) for a whole batch (G8, G9).
+     */
+    public Set<String> matching(Viewer viewer, String model, Filter filter, Collection<String> pks) {
         Optional<VisibilityPolicy<?>> policy = policy(model);
         if (policy.isEmpty() || pks.isEmpty()) {
             return Set.of();
         }
-        return query(policy.get(), viewer, pks);
+        return query(policy.get(), viewer, filter, pks, Integer.MAX_VALUE);
     }
 
-    private <E> Set<String> query(VisibilityPolicy<E> policy, Viewer viewer, Collection<String> pks) {
+    /**
+     * The primary keys of {@code model} that {@code viewer} may read and that match {@code filter}: at most
+     * {@code max + 1}, so a caller learns that the set is too large without materializing it.
+     */
+    public Set<String> members(Viewer viewer, String model, Filter filter, int max) {
+        Optional<VisibilityPolicy<?>> policy = policy(model);
+        if (policy.isEmpty()) {
+            return Set.of();
+        }
+        return query(policy.get(), viewer, filter, null, max + 1);
+    }
+
+    private <E> Set<String> query(VisibilityPolicy<E> policy, Viewer viewer, Filter filter, Collection<String> pks,
+                                  int limit) {
         EntityManager em = policy.entityManager();
         var entity = em.getMetamodel().entity(policy.entity());
         Class<?> idType = entity.getIdType().getJavaType();
-        List<Object> ids = pks.stream().map(pk -> parseId(pk, idType)).filter(java.util.Objects::nonNull).toList();
-        if (ids.isEmpty()) {
-            return Set.of();
-        }
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Object> query = cb.createQuery(Object.class);
         Root<E> root = query.from(policy.entity());
         jakarta.persistence.criteria.Path<Object> id = root.get(entity.getId(idType).getName());
-        query.select(id).where(cb.and(id.in(ids), policy.visibleTo(viewer, cb, root)));
-        Set<String> visible = new HashSet<>();
-        for (Object found : em.createQuery(query).getResultList()) {
-            visible.add(String.valueOf(found));
+        List<Predicate> where = new ArrayList<>();
+        if (pks != null) {
+            List<Object> ids = pks.stream().map(pk -> parseId(pk, idType)).filter(java.util.Objects::nonNull).toList();
+            if (ids.isEmpty()) {
+                return Set.of();
+            }
+            where.add(id.in(ids));
         }
-        return visible;
+        where.add(policy.visibleTo(viewer, cb, root));
+        where.add(filter.toPredicate(cb, root));
+        query.select(id).where(where.toArray(Predicate[]::new));
+        TypedQuery<Object> typed = em.createQuery(query);
+        if (limit < Integer.MAX_VALUE) {
+            typed.setMaxResults(limit);
+        }
+        Set<String> found = new HashSet<>();
+        for (Object value : typed.getResultList()) {
+            found.add(String.valueOf(value));
+        }
+        return found;
     }
 
     /** A pk that cannot be an id of this entity names nothing, so nothing visible. */

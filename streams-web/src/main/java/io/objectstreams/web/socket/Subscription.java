@@ -1,0 +1,91 @@
+package io.objectstreams.web.socket;
+
+import io.objectstreams.EventOperation;
+import io.objectstreams.StreamEvent;
+import io.objectstreams.web.filter.Filter;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * One subscription of one connection, of any kind. An object subscription is a set of at most one member,
+ * so every kind classifies events the same way (G9): the members are the subjects the subscriber was last told
+ * belong to the set, and an event's {@code list_action} follows from whether its subject belonged and whether
+ * it matches now (visible to the viewer, and matching the filter).
+ *
+ * <p>It also remembers the last cursor it sent, so replayed and live events never repeat (G10). Guarded by its
+ * session's lock.
+ */
+final class Subscription {
+
+    private final String id;
+    private final SubscribeRequest request;
+    private final Filter filter;
+    private Set<String> members = new HashSet<>();
+    private long sentThrough;
+
+    Subscription(String id, SubscribeRequest request, Filter filter) {
+        this.id = id;
+        this.request = request;
+        this.filter = filter;
+    }
+
+    String id() {
+        return id;
+    }
+
+    SubscribeRequest request() {
+        return request;
+    }
+
+    String model() {
+        return request.model();
+    }
+
+    Filter filter() {
+        return filter;
+    }
+
+    /** Starts the subscription with the members it has at {@code cursor}. */
+    void start(Set<String> initialMembers, long cursor) {
+        members = new HashSet<>(initialMembers);
+        sentThrough = cursor;
+    }
+
+    int memberCount() {
+        return members.size();
+    }
+
+    /** Whether an event on this subject may concern the subscription (before visibility and filter are known). */
+    boolean concerns(StreamEvent event) {
+        return event.model().equals(request.model()) && (request.pk() == null || request.pk().equals(event.pk()));
+    }
+
+    /**
+     * The {@code list_action} this event means for this subscription, or {@code null} when it has no effect
+     * (already sent, or about an object that neither belonged nor belongs). Advances the state.
+     *
+     * @param matchesNow whether the subject exists, is visible to the subscriber and matches the filter now
+     */
+    String effect(StreamEvent event, boolean matchesNow) {
+        if (event.cursor() <= sentThrough) {
+            return null;
+        }
+        sentThrough = event.cursor();
+        boolean belonged = members.contains(event.pk());
+        if (event.op() == EventOperation.DELETED) {
+            members.remove(event.pk());
+            return belonged ? "deleted" : null;
+        }
+        if (matchesNow) {
+            members.add(event.pk());
+            return belonged ? "changed" : "added";
+        }
+        members.remove(event.pk());
+        return belonged ? "removed" : null;
+    }
+
+    /** Skips everything up to {@code cursor} (after a resync). */
+    void skipThrough(long cursor) {
+        sentThrough = Math.max(sentThrough, cursor);
+    }
+}
