@@ -21,7 +21,10 @@ public interface VisibilityPolicy<E> {
     /** The {@code @Streamed} entity class this policy governs. */
     Class<E> entity();
 
-    /** An entity manager of the persistence unit that maps {@link #entity()}; used for reads only. */
+    /**
+     * An entity manager of the persistence unit that maps {@link #entity()}. The engine only asks it for its
+     * factory, and runs its queries through short-lived entity managers of its own, read-only.
+     */
     EntityManager entityManager();
 
     /**

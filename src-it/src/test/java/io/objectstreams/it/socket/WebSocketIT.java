@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
+import io.objectstreams.it.support.TestDatabase;
 import jakarta.json.JsonObject;
 import java.net.URL;
 import java.util.List;
@@ -178,6 +179,18 @@ class WebSocketIT {
             assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":\"no.Such\",\"pk\":\"1\"}")).isEqualTo("not_found");
             assertThat(error(alice, "{\"op\":\"unsubscribe\",\"subscription_id\":\"nope\"}")).isEqualTo("not_subscribed");
             assertThat(error(alice, "{\"op\":\"unsubscribe\"}")).isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"kind\":\"set\",\"model\":\"" + MODEL + "\"}"))
+                    .isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL
+                    + "\",\"pk\":\"1\"}")).as("pk on a filter").isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"filter\":{}}")).as("filter on a model").isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id
+                    + "\",\"filter\":{}}")).as("filter on an object").isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL
+                    + "\",\"filter\":{},\"filters\":{}}")).as("filter and filters").isEqualTo("invalid_request");
+            assertThat(error(alice, "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL
+                    + "\",\"filter\":[1]}")).as("filter not an object").isEqualTo("invalid_request");
 
             assertThat(alice.send(subscribe(id, "d")).next().getString("type")).isEqualTo("subscribed");
             assertThat(error(alice, subscribe(id, "d"))).isEqualTo("duplicate_subscription");
@@ -187,10 +200,10 @@ class WebSocketIT {
             assertThat(tooLarge.getString("code")).isEqualTo("invalid_request");
             assertThat(tooLarge.getString("message")).contains("streams.websocket.max-frame-bytes");
 
-            for (int i = 0; i < 200; i++) {
-                alice.send("{malformed " + i);
+            for (int i = 0; i < 1000; i++) {
+                alice.send(i % 2 == 0 ? "{malformed " + i : "[" + i + "]");
             }
-            for (int i = 0; i < 200; i++) {
+            for (int i = 0; i < 1000; i++) {
                 assertThat(alice.next().getString("code")).isEqualTo("invalid_request");
             }
             StoreClient.as("alice", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
@@ -216,6 +229,51 @@ class WebSocketIT {
             assertThat(event.getBoolean("own")).isFalse();
             assertThat(anonymous.drain(1000)).isEmpty();
         }
+    }
+
+    @Test
+    void aCursorOlderThanTheRetentionWatermarkAsksForAResync() throws Exception {
+        long id = aliceOrder();
+        long watermark;
+        try (var c = TestDatabase.connect(); var s = c.createStatement();
+             var rs = s.executeQuery("SELECT pruned_through, last_cursor FROM streams_cursor_state")) {
+            rs.next();
+            watermark = rs.getLong(1);
+            // Simulate retention having deleted everything up to the newest cursor.
+            s.execute("UPDATE streams_cursor_state SET pruned_through = " + rs.getLong(2));
+        }
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            alice.send("{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id
+                    + "\",\"subscription_id\":\"p\",\"cursor\":0}");
+            JsonObject subscribed = alice.next();
+            assertThat(subscribed.getString("type")).isEqualTo("subscribed");
+            JsonObject resync = alice.next();
+            assertThat(resync.getString("type")).isEqualTo("resync_required");
+            assertThat(resync.getString("subscription_id")).isEqualTo("p");
+            assertThat(resync.getString("reason")).isEqualTo("cursor_pruned");
+            assertThat(resync.getJsonNumber("cursor").longValue()).isEqualTo(subscribed.getJsonNumber("cursor").longValue());
+
+            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
+            assertThat(alice.next().getString("list_action")).as("live after the resync").isEqualTo("changed");
+        } finally {
+            TestDatabase.execute("UPDATE streams_cursor_state SET pruned_through = " + watermark);
+        }
+    }
+
+    @Test
+    void aHandshakeFromAForeignOriginIsRefused() throws Exception {
+        String own = base.getProtocol() + "://" + base.getHost() + ":" + base.getPort();
+        // Refused: Payara answers 403; WildFly (Undertow) does not upgrade and the request ends in the servlet chain (404).
+        assertThat(StreamClient.handshakeStatus(base, "alice", "http://evil.example")).isIn(403, 404);
+        assertThat(StreamClient.handshakeStatus(base, "alice", "null")).isIn(403, 404);
+        assertThat(StreamClient.handshakeStatus(base, "alice", "http://trusted.example:8000")).as("configured").isEqualTo(101);
+        assertThat(StreamClient.handshakeStatus(base, "alice", own)).as("same origin").isEqualTo(101);
+
+        long id = aliceOrder();
+        try (StreamClient browser = StreamClient.connectFrom(base, "alice", own)) {
+            assertThat(browser.send(subscribe(id, "o")).next().getString("type")).isEqualTo("subscribed");
+        }
+        assertThat(StoreClient.as("alice", base).get("api/orders/" + id).status()).as("server unaffected").isEqualTo(200);
     }
 
     private static String error(StreamClient client, String message) throws InterruptedException {

@@ -20,6 +20,15 @@ public final class Health {
             return "UP".equals(status);
         }
 
+        /** A numeric datum; Payara reports health data as strings, WildFly as numbers. */
+        public long number(String key) {
+            jakarta.json.JsonValue value = data.get(key);
+            if (value == null) {
+                throw new AssertionError("no " + key + " in health data " + data);
+            }
+            return Long.parseLong(value instanceof jakarta.json.JsonString s ? s.getString() : value.toString());
+        }
+
         public String role() {
             return data.getString("role");
         }

@@ -22,19 +22,65 @@ public final class StreamClient implements AutoCloseable {
 
     private final WebSocket socket;
     private final BlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
+    private volatile boolean paused;
+    private boolean owed;
 
-    private StreamClient(URI uri, String user) {
+    private StreamClient(URI uri, String user, String origin) {
+        socket = builder(user, origin).buildAsync(uri, new Listener()).join();
+    }
+
+    private static WebSocket.Builder builder(String user, String origin) {
         WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
         if (user != null) {
             builder.header("Authorization", "Basic " + Base64.getEncoder()
                     .encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8)));
         }
-        socket = builder.buildAsync(uri, new Listener()).join();
+        if (origin != null) {
+            builder.header("Origin", origin);
+        }
+        return builder;
+    }
+
+    private static URI endpoint(URL deployment) {
+        return URI.create(deployment.toString().replaceFirst("^http", "ws")).resolve("streams/ws");
     }
 
     /** @param deployment the store's base URL ({@code http://host:port/store/}) */
     public static StreamClient connect(URL deployment, String user) {
-        return new StreamClient(URI.create(deployment.toString().replaceFirst("^http", "ws")).resolve("streams/ws"), user);
+        return new StreamClient(endpoint(deployment), user, null);
+    }
+
+    /** Connects as a browser page of {@code origin} would (with an {@code Origin} header). */
+    public static StreamClient connectFrom(URL deployment, String user, String origin) {
+        return new StreamClient(endpoint(deployment), user, origin);
+    }
+
+    /** The HTTP status a handshake from {@code origin} gets: 101 when the connection is upgraded. */
+    public static int handshakeStatus(URL deployment, String user, String origin) {
+        try {
+            builder(user, origin).buildAsync(endpoint(deployment), new WebSocket.Listener() { })
+                    .join().sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
+            return 101;
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof java.net.http.WebSocketHandshakeException refused) {
+                return refused.getResponse().statusCode();
+            }
+            throw e;
+        }
+    }
+
+    /** Stops reading: the client's buffers, then the server's, fill up as a stalled browser tab's would. */
+    public void pause() {
+        paused = true;
+    }
+
+    /** Reads again. */
+    public synchronized void resume() {
+        paused = false;
+        if (owed) {
+            owed = false;
+            socket.request(1);
+        }
     }
 
     public StreamClient send(String json) {
@@ -49,6 +95,11 @@ public final class StreamClient implements AutoCloseable {
             throw new AssertionError("no message from the server within 15 s");
         }
         return message;
+    }
+
+    /** The next server message within {@code seconds}, or {@code null}. */
+    public JsonObject poll(long seconds) throws InterruptedException {
+        return received.poll(seconds, TimeUnit.SECONDS);
     }
 
     /** Waits {@code millis} and returns whatever arrived meanwhile. */
@@ -74,7 +125,13 @@ public final class StreamClient implements AutoCloseable {
                 received.add(Json.createReader(new StringReader(partial.toString())).readObject());
                 partial.setLength(0);
             }
-            webSocket.request(1);
+            synchronized (StreamClient.this) {
+                if (paused) {
+                    owed = true;
+                } else {
+                    webSocket.request(1);
+                }
+            }
             return null;
         }
     }

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.logging.Logger;
@@ -65,7 +67,9 @@ public final class TestDatabase {
                     .setPort(port)
                     .setDataDirectory(data)
                     .setCleanDataDirectory(false)
-                    .setServerConfig("max_connections", "300");
+                    .setServerConfig("max_connections", "300")
+                    // Lets a test count the statements the server runs (see countStatements).
+                    .setServerConfig("shared_preload_libraries", "pg_stat_statements");
             if (!Boolean.getBoolean("streams.it.db.durable")) {
                 // Tests need correctness, not durability across a power cut; benchmarks ask for durability.
                 builder.setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off");
@@ -104,6 +108,35 @@ public final class TestDatabase {
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Test SQL failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Starts counting statements: resets pg_stat_statements (creating the extension when needed). Against an
+     * external server that has not preloaded the library, the calling test is aborted with the reason.
+     */
+    public static void resetStatementCounts() throws SQLException {
+        try (Connection c = connect(); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            s.execute("SELECT pg_stat_statements_reset()");
+        } catch (SQLException e) {
+            if (isEmbedded()) {
+                throw e;
+            }
+            org.junit.jupiter.api.Assumptions.abort("Counting statements needs shared_preload_libraries ="
+                    + " 'pg_stat_statements' on the external PostgreSQL: " + e.getMessage());
+        }
+    }
+
+    /** Calls, since {@link #resetStatementCounts()}, of the statements whose text matches a LIKE pattern. */
+    public static long statementCalls(String likePattern) throws SQLException {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query ILIKE ?")) {
+            s.setString(1, likePattern);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 

@@ -76,7 +76,7 @@ public class StreamsConfig {
 
     /** Events a connection's outbound queue holds before they are dropped for {@code slow_consumer} resyncs. */
     public static final String OUTBOUND_QUEUE = "streams.websocket.outbound-queue";
-    public static final int DEFAULT_OUTBOUND_QUEUE = 1_000;
+    public static final int DEFAULT_OUTBOUND_QUEUE = 5_000;
 
     /**
      * Origins (scheme://host[:port]) whose pages may open a WebSocket, besides the application's own origin;

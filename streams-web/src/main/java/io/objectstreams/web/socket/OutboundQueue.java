@@ -31,8 +31,6 @@ final class OutboundQueue {
     /** Unread replies (subscribed, errors, ...) allowed beyond the event limit before the client is disconnected. */
     static final int CONTROL_SLACK = 1_000;
 
-    /** Set while a send call runs on this thread, so a send that completes synchronously does not recurse. */
-    private static final ThreadLocal<Boolean> IN_SEND = ThreadLocal.withInitial(() -> false);
 
     private final Session socket;
     private final int eventLimit;
@@ -40,6 +38,8 @@ final class OutboundQueue {
     private final Map<String, Entry> slowResyncs = new HashMap<>();
     private int queuedEvents;
     private boolean sending;
+    /** The thread inside this queue's send call, so a send that completes synchronously does not recurse. */
+    private Thread inSend;
     private boolean closed;
     private long droppedEvents;
 
@@ -159,29 +159,32 @@ final class OutboundQueue {
                     slowResyncs.remove(next.subscriptionId);
                 }
                 sending = true;
+                inSend = Thread.currentThread();
             }
-            String text = next.render();
-            IN_SEND.set(true);
             try {
-                socket.getAsyncRemote().sendText(text, this::sent);
+                socket.getAsyncRemote().sendText(next.render(), this::sent);
             } catch (RuntimeException e) {
                 sent(new SendResult(e));
             } finally {
-                IN_SEND.set(false);
+                synchronized (this) {
+                    inSend = null;
+                }
             }
         }
     }
 
     private void sent(SendResult result) {
+        boolean synchronous;
         synchronized (this) {
             sending = false;
+            synchronous = inSend == Thread.currentThread();
         }
         if (!result.isOK()) {
             LOG.log(Level.FINE, "Send to WebSocket session " + socket.getId() + " failed", result.getException());
             discard();
             return;
         }
-        if (!IN_SEND.get()) {
+        if (!synchronous) {
             pump();
         }
     }

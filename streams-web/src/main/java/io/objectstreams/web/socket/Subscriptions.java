@@ -1,5 +1,7 @@
 package io.objectstreams.web.socket;
 
+import io.objectstreams.EventOperation;
+import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
@@ -211,10 +213,11 @@ public class Subscriptions {
     }
 
     private void fanOut(StreamBatch batch) {
+        List<StreamEvent> events = relevant(batch.events());
         List<Pending> pending = new ArrayList<>();
         Map<Scope, Set<String>> toCheck = new HashMap<>();
         for (StreamSession session : sessions.values()) {
-            for (StreamEvent event : batch.events()) {
+            for (StreamEvent event : events) {
                 for (Subscription subscription : session.concerned(event)) {
                     Scope scope = new Scope(session.viewer(), event.model(), subscription.filter());
                     pending.add(new Pending(session, subscription, event, scope));
@@ -228,6 +231,27 @@ public class Subscriptions {
             delivery.session().deliver(delivery.subscription(), delivery.event(),
                     matching.get(delivery.scope()).contains(delivery.event().pk()));
         }
+    }
+
+    /**
+     * The batch without the events a later delete in the same batch supersedes. Membership is decided against
+     * the database as it is now, where a deleted object no longer exists: its earlier events could only be
+     * reported as leaving the set. Dropping them, the delete reaches whoever had the object (as {@code deleted}),
+     * and an object created and deleted within one batch, which nobody was told about, has no effect.
+     */
+    private static List<StreamEvent> relevant(List<StreamEvent> batch) {
+        Map<ObjectRef, Long> deletedAt = new HashMap<>();
+        for (StreamEvent event : batch) {
+            if (event.op() == EventOperation.DELETED) {
+                deletedAt.put(event.subject(), event.cursor());
+            }
+        }
+        if (deletedAt.isEmpty()) {
+            return batch;
+        }
+        return batch.stream()
+                .filter(e -> e.op() == EventOperation.DELETED || e.cursor() > deletedAt.getOrDefault(e.subject(), 0L))
+                .toList();
     }
 
     private Set<String> matchingOrNone(Scope scope, Set<String> pks) {

@@ -9,6 +9,7 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
@@ -43,6 +44,7 @@ public class Visibility {
     Instance<VisibilityPolicy<?>> beans;
 
     private volatile Map<String, VisibilityPolicy<?>> byModel;
+    private final Map<String, EntityManagerFactory> factories = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The policy of a model; empty for a model nobody may see (no policy registered). */
     public Optional<VisibilityPolicy<?>> policy(String model) {
@@ -83,7 +85,18 @@ public class Visibility {
 
     private <E> Set<String> query(VisibilityPolicy<E> policy, Viewer viewer, Filter filter, Collection<String> pks,
                                   int limit) {
-        EntityManager em = policy.entityManager();
+        // An entity manager of our own per query: the policy's container-managed one, used outside a transaction
+        // from two threads at once (listener and WebSocket), had Payara close it under a running query.
+        EntityManager em = factory(policy).createEntityManager();
+        try {
+            return query(em, policy, viewer, filter, pks, limit);
+        } finally {
+            em.close();
+        }
+    }
+
+    private <E> Set<String> query(EntityManager em, VisibilityPolicy<E> policy, Viewer viewer, Filter filter,
+                                  Collection<String> pks, int limit) {
         var entity = em.getMetamodel().entity(policy.entity());
         Class<?> idType = entity.getIdType().getJavaType();
         CriteriaBuilder cb = em.getCriteriaBuilder();
@@ -110,6 +123,11 @@ public class Visibility {
             found.add(String.valueOf(value));
         }
         return found;
+    }
+
+    private EntityManagerFactory factory(VisibilityPolicy<?> policy) {
+        return factories.computeIfAbsent(ModelLabels.of(policy.entity()),
+                model -> policy.entityManager().getEntityManagerFactory());
     }
 
     /** A pk that cannot be an id of this entity names nothing, so nothing visible. */
