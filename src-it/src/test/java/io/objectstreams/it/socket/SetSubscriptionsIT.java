@@ -243,9 +243,8 @@ class SetSubscriptionsIT {
     void underRandomWritesEachUserSeesOnlyWhatTheyMayAndStaffSeesEverything() throws Exception {
         // On Payara the capture defect of docs/capture.md ('Known defect: Payara') lets an outbox row be delivered
         // before the order it describes is committed; a created order then looks invisible and its event is
-        // rightly withheld, so "staff sees every write" cannot hold there until capture is fixed.
-        org.junit.jupiter.api.Assumptions.assumeFalse(Deployments.server().startsWith("payara"),
-                "Known capture defect on Payara (docs/capture.md)");
+        // rightly withheld. There the test checks who sees what, but cannot count on "staff sees every write".
+        boolean complete = !Deployments.server().startsWith("payara");
         Map<String, StoreClient> stores = Map.of("alice", StoreClient.as("alice", base), "bob", StoreClient.as("bob", base));
         Map<String, List<Long>> live = new HashMap<>();
         Map<String, Set<Long>> owned = new HashMap<>();
@@ -287,7 +286,9 @@ class SetSubscriptionsIT {
                     } else {
                         // Events a delete supersedes in the same batch are not sent (docs/protocol.md): let the
                         // object's earlier writes be delivered first, so every write has its own event to count.
-                        carol.await(i);
+                        if (complete) {
+                            carol.await(i);
+                        }
                         status = store.delete(path).status();
                         orders.remove(id);
                     }
@@ -297,20 +298,19 @@ class SetSubscriptionsIT {
                 writesPerOrder.merge(id, 1, Integer::sum);
             }
 
-            carol.collect(500);
-            alice.collect(writes.get("alice"));
-            bob.collect(writes.get("bob"));
+            if (complete) {
+                carol.collect(500);
+                alice.collect(writes.get("alice"));
+                bob.collect(writes.get("bob"));
+            } else {
+                for (Watcher watcher : List.of(carol, alice, bob)) {
+                    watcher.collect(0);
+                    watcher.client.drain(3000).forEach(watcher::add);
+                }
+            }
 
             assertThat(bob.subjects()).as("bob never hears of alice's orders").doesNotContainAnyElementsOf(owned.get("alice"));
             assertThat(alice.subjects()).as("alice never hears of bob's orders").doesNotContainAnyElementsOf(owned.get("bob"));
-            assertThat(alice.count("model")).isEqualTo(writes.get("alice"));
-            assertThat(bob.count("model")).isEqualTo(writes.get("bob"));
-            assertThat(carol.count("model")).as("staff sees every write").isEqualTo(500);
-            Map<Long, Integer> carolPerOrder = new HashMap<>();
-            carol.events.get("model").forEach(e -> carolPerOrder.merge(Long.valueOf(e.getJsonObject("subject").getString("pk")), 1, Integer::sum));
-            assertThat(carolPerOrder).isEqualTo(writesPerOrder);
-            assertThat(carol.events.get("model")).allSatisfy(e -> assertThat(e.getBoolean("own")).isFalse());
-            assertThat(alice.events.get("model")).allSatisfy(e -> assertThat(e.getBoolean("own")).isTrue());
             for (Watcher watcher : List.of(alice, bob, carol)) {
                 for (List<JsonObject> received : watcher.events.values()) {
                     assertThat(received).extracting(e -> e.getJsonNumber("cursor").longValue()).isSorted().doesNotHaveDuplicates();
@@ -326,6 +326,19 @@ class SetSubscriptionsIT {
                     }
                 }
             }
+            assertThat(carol.subjects()).as("staff hears of both users' orders")
+                    .containsAnyElementsOf(owned.get("alice")).containsAnyElementsOf(owned.get("bob"));
+            if (!complete) {
+                return;
+            }
+            assertThat(alice.count("model")).isEqualTo(writes.get("alice"));
+            assertThat(bob.count("model")).isEqualTo(writes.get("bob"));
+            assertThat(carol.count("model")).as("staff sees every write").isEqualTo(500);
+            Map<Long, Integer> carolPerOrder = new HashMap<>();
+            carol.events.get("model").forEach(e -> carolPerOrder.merge(Long.valueOf(e.getJsonObject("subject").getString("pk")), 1, Integer::sum));
+            assertThat(carolPerOrder).isEqualTo(writesPerOrder);
+            assertThat(carol.events.get("model")).allSatisfy(e -> assertThat(e.getBoolean("own")).isFalse());
+            assertThat(alice.events.get("model")).allSatisfy(e -> assertThat(e.getBoolean("own")).isTrue());
             assertThat(carol.events.get("open")).extracting(e -> e.getString("list_action")).contains("added", "removed", "changed", "deleted");
         }
     }
