@@ -1,21 +1,21 @@
 package io.objectstreams.web.socket;
 
 import io.objectstreams.Viewer;
+import io.objectstreams.internal.config.Origins;
+import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.HandshakeResponse;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.HandshakeRequest;
 import jakarta.websocket.server.ServerEndpointConfig;
-import io.objectstreams.internal.config.Origins;
-import io.objectstreams.internal.config.StreamsConfig;
-import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
