@@ -61,10 +61,6 @@ final class StreamSession {
         return viewer;
     }
 
-    String id() {
-        return socket.getId();
-    }
-
     /** Handles one client message; a bad one gets an {@code error} and the session carries on (G12). */
     void handle(String text) {
         try {
