@@ -180,9 +180,8 @@ public class Subscriptions {
             if (missed.size() > limit) {
                 return new Start(members, cursor, List.of(), "object_replay_limit_exceeded");
             }
-            boolean visible = !missed.isEmpty()
-                    && !visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty();
-            return new Start(members, from, missed.stream().map(e -> new StreamSession.Delivery(e, visible)).toList(), null);
+            // filter() has just found the object visible: replay it as a member, as the snapshot says.
+            return new Start(members, from, missed.stream().map(e -> new StreamSession.Delivery(e, true)).toList(), null);
         } catch (SQLException e) {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The subscription could not be started: "
                     + e.getMessage() + "; retry shortly");
