@@ -80,17 +80,74 @@ class CaptureIT {
 
     @Test
     void theOutboxRowIsWrittenInTheBusinessTransactionItself() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse(Deployments.server().startsWith("payara"),
-                "Known defect (docs/capture.md, 'Known defect: Payara'): on Payara the outbox row commits in a"
-                        + " transaction of its own; this test shows it and must pass there once capture is fixed");
         long id = createOrder();
+        long mark = Outbox.mark();
+
         alice().patch("api/orders/" + id, "{\"status\":\"paid\"}");
-        // xmin of the order row is the transaction that last wrote it; the outbox row must carry the same one (G1).
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT o.transaction_id, (SELECT xmin::text::bigint FROM store_order WHERE id = " + id + ")"
-                        + " FROM streams_outbox o WHERE o.subject_pk = '" + id + "' AND o.op = 'updated'")) {
-            assertThat(rs.next()).isTrue();
-            assertThat(rs.getLong(1) % (1L << 32)).as("outbox row and order row in one transaction").isEqualTo(rs.getLong(2));
+
+        List<Row> rows = Outbox.since(mark);
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).transactionId() % (1L << 32)).as("outbox row and order row in one transaction (G1)")
+                .isEqualTo(lastWriterOf("store_order", id));
+    }
+
+    @Test
+    void anEventPublishedWithAnEntityWriteCommitsWithIt() throws Exception {
+        long note = Long.parseLong(scenario("non-streamed").object().getString("result"));
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/publish-note-change?id=" + note, null).status()).isEqualTo(200);
+
+        List<Row> rows = Outbox.since(mark);
+        assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(note));
+        assertThat(rows.get(0).transactionId() % (1L << 32)).isEqualTo(lastWriterOf("it_note", note));
+    }
+
+    @Test
+    void anEventPublishedAfterAPlainJdbcWriteCommitsWithIt() throws Exception {
+        long mark = Outbox.mark();
+
+        long note = Long.parseLong(scenario("publish-after-jdbc-write").object().getString("result"));
+
+        List<Row> rows = Outbox.since(mark);
+        assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(note));
+        assertThat(rows.get(0).op()).isEqualTo("created");
+        assertThat(rows.get(0).transactionId() % (1L << 32)).isEqualTo(lastWriterOf("it_note", note));
+    }
+
+    @Test
+    void aCommitTheDatabaseRefusesLeavesNoOutboxRow() throws Exception {
+        // A deferred constraint trigger fails at COMMIT itself, after every beforeCompletion has run: the last
+        // moment at which an outbox row written apart from the data would survive as a phantom.
+        TestDatabase.execute(
+                "CREATE OR REPLACE FUNCTION it_refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF NEW.note = 'refused at commit' THEN RAISE EXCEPTION 'it: refused at commit'; END IF;"
+                        + " RETURN NULL; END $$",
+                "DROP TRIGGER IF EXISTS it_refuse_at_commit ON store_order",
+                "CREATE CONSTRAINT TRIGGER it_refuse_at_commit AFTER UPDATE ON store_order"
+                        + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION it_refuse_at_commit()");
+        try {
+            long id = createOrder();
+            long mark = Outbox.mark();
+
+            Reply refused = alice().patch("api/orders/" + id, "{\"note\":\"refused at commit\"}");
+
+            assertThat(refused.status()).as("the commit failed").isGreaterThanOrEqualTo(400);
+            assertThat(Outbox.since(mark)).as("no phantom row for a change that never committed").isEmpty();
+            assertThat(alice().patch("api/orders/" + id, "{\"note\":\"accepted\"}").status()).isEqualTo(200);
+            assertThat(Outbox.since(mark)).extracting(Row::changedFields).containsExactly(List.of("note"));
+        } finally {
+            TestDatabase.execute("DROP TRIGGER IF EXISTS it_refuse_at_commit ON store_order",
+                    "DROP FUNCTION IF EXISTS it_refuse_at_commit()");
+        }
+    }
+
+    /** The transaction that last wrote a row, as its {@code xmin}: the low 32 bits of a full transaction id. */
+    private static long lastWriterOf(String table, long id) throws Exception {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT xmin::text::bigint FROM " + table + " WHERE id = " + id)) {
+            assertThat(rs.next()).as(table + " row " + id).isTrue();
+            return rs.getLong(1);
         }
     }
 

@@ -2,11 +2,13 @@ package io.objectstreams.internal.capture;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.SourceEvent;
+import io.objectstreams.StreamsException;
 import io.objectstreams.internal.outbox.OutboxRow;
 import io.objectstreams.internal.outbox.OutboxWriter;
 import io.objectstreams.internal.outbox.WakeupNotifier;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -15,13 +17,14 @@ import java.util.Map;
 /**
  * The changes of one JTA transaction, buffered until it completes.
  *
- * <p>Registered as an interposed synchronization, so {@link #beforeCompletion()} runs after the persistence
- * provider's own flush: every change, including those flushed only at commit, is here by then. It writes all
- * rows with one insert inside the transaction (G1, G4). {@link #afterCompletion(int)} asks for the wakeup
- * NOTIFY only after a commit, outside the transaction (G4); a rollback writes nothing and wakes nobody.
+ * <p>The rows are written with one insert inside the transaction (G1, G4), at the last moment every change is
+ * known: under EclipseLink through its own connection, from {@link #writeThrough} just before it commits its writes
+ * (the server may not enlist a second connection); otherwise in {@link #beforeCompletion()}, which as an interposed
+ * synchronization runs after the provider's own flush. {@link #afterCompletion(int)} asks for the wakeup NOTIFY
+ * only after a commit, outside the transaction (G4); a rollback writes nothing and wakes nobody.
  *
- * <p>Entity ids may be generated at insert time, so keys are resolved in {@code beforeCompletion}, not when
- * the change is seen.
+ * <p>Entity ids may be generated at insert time, so keys are resolved when the rows are written, not when the
+ * change is seen.
  */
 final class TransactionChanges implements Synchronization {
 
@@ -34,6 +37,8 @@ final class TransactionChanges implements Synchronization {
     private final WakeupNotifier notifier;
     private final Map<Object, Object[]> snapshots = new IdentityHashMap<>();
     private final List<Seen> seen = new ArrayList<>();
+    /** How many of {@link #seen} are already in the outbox. */
+    private int recorded;
     private int written;
 
     TransactionChanges(OutboxWriter writer, WakeupNotifier notifier) {
@@ -71,17 +76,61 @@ final class TransactionChanges implements Synchronization {
         seen.add(new Seen(null, null, event.op(), event.changedFields(), null, event, actor, correlationId));
     }
 
+    /** The persistence provider commits through {@code connection}: write what is recorded so far through it. */
+    void writeThrough(Connection connection) {
+        List<OutboxRow> rows = pendingRows();
+        if (!rows.isEmpty()) {
+            writer.insert(rows, connection);
+            written += rows.size();
+        }
+    }
+
+    /**
+     * Writes what the provider did not write through its own connection: events published in a transaction where
+     * no entity changed (or all of them, under a provider without a commit hook, such as Hibernate).
+     */
     @Override
     public void beforeCompletion() {
-        Coalescer coalescer = new Coalescer();
-        for (Seen change : seen) {
-            coalescer.add(resolve(change));
-        }
-        List<OutboxRow> rows = coalescer.rows();
+        requireProviderHookWhereNeeded();
+        List<OutboxRow> rows = pendingRows();
         if (!rows.isEmpty()) {
             writer.insert(rows);
-            written = rows.size();
+            written += rows.size();
         }
+    }
+
+    private List<OutboxRow> pendingRows() {
+        Coalescer coalescer = new Coalescer();
+        for (Seen change : seen.subList(recorded, seen.size())) {
+            coalescer.add(resolve(change));
+        }
+        recorded = seen.size();
+        return coalescer.rows();
+    }
+
+    /**
+     * An EclipseLink entity change still pending here means the unit's commit hook is missing: writing through a
+     * second connection would commit the rows apart from the data on Payara, so the transaction fails instead.
+     */
+    private void requireProviderHookWhereNeeded() {
+        for (Seen change : seen.subList(recorded, seen.size())) {
+            if (change.entity() != null && isEclipseLinkEntity(change.entity().getClass())) {
+                throw new StreamsException("capture_not_configured", "The persistence unit of "
+                        + change.entity().getClass().getName() + " runs on EclipseLink but does not name Object Streams'"
+                        + " commit hook; add <property name=\"eclipselink.session-event-listener\""
+                        + " value=\"io.objectstreams.capture.EclipseLinkCapture\"/> to it (docs/capture.md)");
+            }
+        }
+    }
+
+    // Woven EclipseLink entities implement its internal interfaces; unwoven ones cannot be told apart here.
+    private static boolean isEclipseLinkEntity(Class<?> type) {
+        for (Class<?> contract : type.getInterfaces()) {
+            if (contract.getName().startsWith("org.eclipse.persistence.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -105,7 +154,7 @@ final class TransactionChanges implements Synchronization {
         // A part of another object: the change is an update of its subject's facet.
         Object subject = change.subject() != null ? change.subject() : type.subject.orElseThrow().read(change.entity());
         if (subject == null) {
-            throw new io.objectstreams.StreamsException("capture_failed", "Cannot capture a change of "
+            throw new StreamsException("capture_failed", "Cannot capture a change of "
                     + type.entityClass.getName() + ": its subject attribute '" + type.subject.orElseThrow().name
                     + "' is null");
         }

@@ -15,6 +15,7 @@ import jakarta.security.enterprise.SecurityContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.security.Principal;
+import java.sql.Connection;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -56,6 +57,13 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
         }
         ActionContext action = action();
         changes().entityChanged(entity, op, action.actor(), action.correlationId());
+    }
+
+    @Override
+    public void beforeProviderCommit(Connection connection) {
+        if (isActive() && registry.getResource(KEY) instanceof TransactionChanges changes) {
+            changes.writeThrough(connection);
+        }
     }
 
     /** Records a programmatic source event in the current transaction. */

@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * Writes a transaction's outbox rows with exactly one statement, whatever their number (G4): the rows travel
- * as one JSON array parameter and PostgreSQL expands it. The connection comes from the application's JTA
- * datasource, so the insert commits or rolls back with the business write (G1).
+ * as one JSON array parameter and PostgreSQL expands it. The connection is the persistence provider's own when it
+ * offers one (EclipseLink), otherwise one from the application's JTA datasource; either way the insert commits or
+ * rolls back with the business write (G1).
  */
 @ApplicationScoped
 public class OutboxWriter {
@@ -31,16 +32,31 @@ public class OutboxWriter {
     @Inject
     StreamsConfig config;
 
-    /** Inserts the rows in the current transaction; a failure fails the transaction rather than lose rows. */
+    /**
+     * Inserts the rows in the current transaction through a connection of {@code streams.datasource}; a failure
+     * fails the transaction rather than lose rows.
+     */
     public void insert(List<OutboxRow> rows) {
-        try (Connection connection = config.dataSource().getConnection();
-             PreparedStatement insert = connection.prepareStatement(INSERT)) {
+        try (Connection connection = config.dataSource().getConnection()) {
+            insert(rows, connection);
+        } catch (SQLException e) {
+            throw failed(rows, e);
+        }
+    }
+
+    /** Inserts the rows through a connection already in the transaction (the persistence provider's); leaves it open. */
+    public void insert(List<OutboxRow> rows, Connection connection) {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, toJson(rows));
             insert.executeUpdate();
         } catch (SQLException e) {
-            throw new StreamsException("outbox_write_failed", "Could not write " + rows.size()
-                    + " outbox row(s); the transaction is rolled back so no change goes unrecorded: " + e.getMessage(), e);
+            throw failed(rows, e);
         }
+    }
+
+    private static StreamsException failed(List<OutboxRow> rows, SQLException e) {
+        return new StreamsException("outbox_write_failed", "Could not write " + rows.size()
+                + " outbox row(s); the transaction is rolled back so no change goes unrecorded: " + e.getMessage(), e);
     }
 
     static String toJson(List<OutboxRow> rows) {

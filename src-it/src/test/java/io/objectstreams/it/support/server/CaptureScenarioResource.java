@@ -42,6 +42,7 @@ public class CaptureScenarioResource {
                 case "remove-line" -> run(() -> scenarios.removeFirstLine(id));
                 case "non-streamed" -> scenarios.writeNonStreamed();
                 case "publish-note-change" -> run(() -> scenarios.publishNoteChange(id));
+                case "publish-after-jdbc-write" -> scenarios.publishAfterJdbcWrite();
                 case "publish-without-transaction" -> run(scenarios::publishWithoutTransaction);
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             };

@@ -12,8 +12,16 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Transactions the capture tests need that the store's REST API does not offer: several changes to one
@@ -29,6 +37,10 @@ public class ScenarioBean {
 
     @Inject
     StreamsPublisher publisher;
+
+    @Inject
+    @ConfigProperty(name = "streams.datasource")
+    String dataSourceName;
 
     public long createThenFailAfterFlush() {
         CustomerOrder order = newOrder("draft");
@@ -115,6 +127,28 @@ public class ScenarioBean {
     public void publishNoteChange(long id) {
         em.find(ItNote.class, id).setText("changed");
         publisher.publish(SourceEvent.updated("ItNote", id, "text"));
+    }
+
+    /**
+     * Writes a note with plain JDBC through the application's datasource and publishes its creation: no entity
+     * changes, so the persistence provider commits nothing and the row goes through the datasource path.
+     */
+    public long publishAfterJdbcWrite() {
+        try {
+            DataSource dataSource = (DataSource) new InitialContext().lookup(dataSourceName);
+            long id;
+            try (Connection connection = dataSource.getConnection();
+                 PreparedStatement insert = connection.prepareStatement(
+                         "INSERT INTO it_note (text) VALUES ('written with JDBC') RETURNING id");
+                 ResultSet created = insert.executeQuery()) {
+                created.next();
+                id = created.getLong(1);
+            }
+            publisher.publish(SourceEvent.created("ItNote", id));
+            return id;
+        } catch (NamingException | SQLException e) {
+            throw new IllegalStateException("JDBC write failed: " + e.getMessage(), e);
+        }
     }
 
     public void publish(String model, String pk, String field) {
