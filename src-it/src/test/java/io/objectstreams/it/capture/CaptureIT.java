@@ -104,11 +104,34 @@ class CaptureIT {
     }
 
     @Test
-    void anEventPublishedAfterAPlainJdbcWriteCommitsWithIt() throws Exception {
+    void anEventPublishedAfterANativeQueryCommitsWithIt() throws Exception {
+        long note = Long.parseLong(scenario("non-streamed").object().getString("result"));
         long mark = Outbox.mark();
 
-        long note = Long.parseLong(scenario("publish-after-jdbc-write").object().getString("result"));
+        assertThat(alice().post("api/it/capture/publish-after-native-update?id=" + note, null).status()).isEqualTo(200);
 
+        List<Row> rows = Outbox.since(mark);
+        assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(note));
+        assertThat(rows.get(0).transactionId() % (1L << 32)).isEqualTo(lastWriterOf("it_note", note));
+    }
+
+    @Test
+    void anEventPublishedAfterAPlainJdbcWriteCommitsWithItOrNotAtAll() throws Exception {
+        long mark = Outbox.mark();
+
+        Reply reply = scenario("publish-after-jdbc-write");
+
+        if (Deployments.server().startsWith("payara")) {
+            // Payara gives no connection in the transaction while it completes, and EclipseLink wrote nothing to
+            // write through: the transaction is refused whole (docs/capture.md, "Payara and EclipseLink").
+            assertThat(reply.status()).isEqualTo(409);
+            assertThat(reply.object().getString("code")).isEqualTo("outbox_write_failed");
+            assertThat(Outbox.since(mark)).isEmpty();
+            assertThat(countOf("SELECT count(*) FROM it_note WHERE text = 'written with JDBC'"))
+                    .as("the note was rolled back with its event").isZero();
+            return;
+        }
+        long note = Long.parseLong(reply.object().getString("result"));
         List<Row> rows = Outbox.since(mark);
         assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(note));
         assertThat(rows.get(0).op()).isEqualTo("created");
@@ -139,6 +162,13 @@ class CaptureIT {
         } finally {
             TestDatabase.execute("DROP TRIGGER IF EXISTS it_refuse_at_commit ON store_order",
                     "DROP FUNCTION IF EXISTS it_refuse_at_commit()");
+        }
+    }
+
+    private static long countOf(String query) throws Exception {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -94,7 +94,7 @@ final class TransactionChanges implements Synchronization {
         requireProviderHookWhereNeeded();
         List<OutboxRow> rows = pendingRows();
         if (!rows.isEmpty()) {
-            writer.insert(rows);
+            writer.insertAtCompletion(rows);
             written += rows.size();
         }
     }

@@ -33,18 +33,28 @@ public class OutboxWriter {
     StreamsConfig config;
 
     /**
-     * Inserts the rows in the current transaction through a connection of {@code streams.datasource}; a failure
-     * fails the transaction rather than lose rows.
+     * Inserts the rows while the transaction completes (in {@code beforeCompletion}) through a new connection of
+     * {@code streams.datasource}, which the server enlists in the transaction (WildFly does). Payara enlists only
+     * in the transaction of the current component invocation, which it has let go of by then: the connection it
+     * gives autocommits. Such a connection is refused and the transaction fails rather than commit its rows apart
+     * from its data (G1); on EclipseLink the rows normally never get here (see {@code EclipseLinkCapture}).
      */
-    public void insert(List<OutboxRow> rows) {
+    public void insertAtCompletion(List<OutboxRow> rows) {
         try (Connection connection = config.dataSource().getConnection()) {
+            if (connection.getAutoCommit()) {
+                throw new StreamsException("outbox_write_failed", "Could not write " + rows.size() + " outbox row(s): "
+                        + config.dataSourceName() + " gives no connection in the transaction while it completes, and"
+                        + " the persistence provider wrote nothing in it (on Payara, publish in a transaction where"
+                        + " EclipseLink writes, for instance through a native query; docs/capture.md). The transaction"
+                        + " is rolled back so no change goes unrecorded");
+            }
             insert(rows, connection);
         } catch (SQLException e) {
             throw failed(rows, e);
         }
     }
 
-    /** Inserts the rows through a connection already in the transaction (the persistence provider's); leaves it open. */
+    /** Inserts the rows through a connection already in the transaction; leaves it open. */
     public void insert(List<OutboxRow> rows, Connection connection) {
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, toJson(rows));

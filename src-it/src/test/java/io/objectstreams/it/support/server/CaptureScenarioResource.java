@@ -14,6 +14,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.Optional;
 
 /** Exposes {@link ScenarioBean} over HTTP for the client-side tests; deployed only in test archives. */
 @Path("it/capture")
@@ -42,13 +43,14 @@ public class CaptureScenarioResource {
                 case "remove-line" -> run(() -> scenarios.removeFirstLine(id));
                 case "non-streamed" -> scenarios.writeNonStreamed();
                 case "publish-note-change" -> run(() -> scenarios.publishNoteChange(id));
+                case "publish-after-native-update" -> run(() -> scenarios.publishAfterNativeUpdate(id));
                 case "publish-after-jdbc-write" -> scenarios.publishAfterJdbcWrite();
                 case "publish-without-transaction" -> run(scenarios::publishWithoutTransaction);
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             };
             return Response.ok(Json.createObjectBuilder().add("result", String.valueOf(result)).build()).build();
         } catch (EJBException | StreamsException | ScenarioFailure e) {
-            Throwable cause = e instanceof EJBException && e.getCause() != null ? e.getCause() : e;
+            Throwable cause = streamsCause(e).orElse(e instanceof EJBException && e.getCause() != null ? e.getCause() : e);
             JsonObject body = Json.createObjectBuilder()
                     .add("failed", cause.getClass().getSimpleName())
                     .add("code", cause instanceof StreamsException s ? s.code() : "")
@@ -56,6 +58,16 @@ public class CaptureScenarioResource {
                     .build();
             return Response.status(409).entity(body).build();
         }
+    }
+
+    /** A failure at commit reaches here wrapped by the container: the named error is deeper in the chain. */
+    private static Optional<Throwable> streamsCause(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof StreamsException) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
     }
 
     private static String run(Runnable scenario) {

@@ -129,6 +129,12 @@ public class ScenarioBean {
         publisher.publish(SourceEvent.updated("ItNote", id, "text"));
     }
 
+    /** Changes a note with a native query through the persistence context, then publishes the change. */
+    public void publishAfterNativeUpdate(long id) {
+        em.createNativeQuery("UPDATE it_note SET text = 'changed natively' WHERE id = " + id).executeUpdate();
+        publisher.publish(SourceEvent.updated("ItNote", id, "text"));
+    }
+
     /**
      * Writes a note with plain JDBC through the application's datasource and publishes its creation: no entity
      * changes, so the persistence provider commits nothing and the row goes through the datasource path.
