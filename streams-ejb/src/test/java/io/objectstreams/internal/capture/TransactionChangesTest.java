@@ -1,0 +1,138 @@
+package io.objectstreams.internal.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.objectstreams.EventOperation;
+import io.objectstreams.SourceEvent;
+import io.objectstreams.StreamsException;
+import io.objectstreams.Streamed;
+import io.objectstreams.internal.outbox.OutboxRow;
+import io.objectstreams.internal.outbox.OutboxWriter;
+import io.objectstreams.internal.outbox.WakeupNotifier;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.persistence.internal.weaving.PersistenceWeaved;
+import org.junit.jupiter.api.Test;
+
+/** Which connection a transaction's rows go through; the SQL itself is covered by the integration tests. */
+class TransactionChangesTest {
+
+    @Entity
+    @Streamed(model = "test.Plain")
+    static class Plain {
+        @Id
+        Long id;
+        String name;
+    }
+
+    /** What EclipseLink's weaving makes of an entity class: it implements EclipseLink's own interfaces. */
+    @Entity
+    @Streamed(model = "test.Woven")
+    static class Woven implements PersistenceWeaved {
+        @Id
+        Long id;
+        String name;
+    }
+
+    /** Records each write and the connection it went through ({@code null}: the completion path). */
+    static class RecordingWriter extends OutboxWriter {
+        final List<List<OutboxRow>> batches = new ArrayList<>();
+        final List<Connection> connections = new ArrayList<>();
+
+        @Override
+        public void insert(List<OutboxRow> rows, Connection connection) {
+            batches.add(rows);
+            connections.add(connection);
+        }
+
+        @Override
+        public void insertAtCompletion(List<OutboxRow> rows) {
+            insert(rows, null);
+        }
+    }
+
+    private final RecordingWriter writer = new RecordingWriter();
+    private final TransactionChanges changes = new TransactionChanges(writer, new WakeupNotifier());
+    /** Stands for EclipseLink's connection: only its identity matters here. */
+    private final Connection provider = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
+                case "equals" -> proxy == args[0];
+                case "hashCode" -> System.identityHashCode(proxy);
+                case "toString" -> "the provider's connection";
+                default -> throw new UnsupportedOperationException(method.getName());
+            });
+
+    @Test
+    void rowsGoThroughTheProvidersConnectionWhenItCommitsAndNothingIsLeftForCompletion() {
+        changes.entityChanged(woven(1), EventOperation.CREATED, "alice", null);
+        changes.published(SourceEvent.updated("test.Other", 7, "x"), "alice", null);
+
+        changes.writeThrough(provider);
+        changes.beforeCompletion();
+
+        assertThat(writer.connections).containsExactly(provider);
+        assertThat(writer.batches.get(0)).extracting(OutboxRow::pk).containsExactly("1", "7");
+    }
+
+    @Test
+    void whatIsRecordedAfterTheProviderCommitGoesThroughTheCompletionPath() {
+        changes.entityChanged(woven(1), EventOperation.CREATED, null, null);
+        changes.writeThrough(provider);
+        changes.published(SourceEvent.updated("test.Other", 7, "x"), null, null);
+
+        changes.beforeCompletion();
+
+        assertThat(writer.connections).containsExactly(provider, null);
+        assertThat(writer.batches.get(1)).extracting(OutboxRow::pk).containsExactly("7");
+    }
+
+    @Test
+    void withoutAProviderHookUnwovenEntitiesAndPublishedEventsUseTheCompletionPathInOneBatch() {
+        changes.entityChanged(plain(1), EventOperation.CREATED, null, null);
+        changes.entityChanged(plain(2), EventOperation.DELETED, null, null);
+        changes.published(SourceEvent.updated("test.Other", 7, "x"), null, null);
+
+        changes.beforeCompletion();
+
+        assertThat(writer.connections).containsExactly((Connection) null);
+        assertThat(writer.batches.get(0)).extracting(OutboxRow::pk).containsExactly("1", "2", "7");
+    }
+
+    @Test
+    void aWovenEntityStillPendingAtCompletionMeansTheHookIsMissingAndFailsTheTransaction() {
+        changes.entityChanged(woven(1), EventOperation.CREATED, null, null);
+
+        assertThatThrownBy(changes::beforeCompletion)
+                .isInstanceOfSatisfying(StreamsException.class, e -> assertThat(e.code()).isEqualTo("capture_not_configured"))
+                .hasMessageContaining("eclipselink.session-event-listener")
+                .hasMessageContaining("io.objectstreams.capture.EclipseLinkCapture");
+        assertThat(writer.batches).isEmpty();
+    }
+
+    @Test
+    void aProviderCommitWithNothingRecordedWritesNothing() {
+        changes.writeThrough(provider);
+        changes.beforeCompletion();
+
+        assertThat(writer.batches).isEmpty();
+    }
+
+    private static Woven woven(long id) {
+        Woven entity = new Woven();
+        entity.id = id;
+        entity.name = "w" + id;
+        return entity;
+    }
+
+    private static Plain plain(long id) {
+        Plain entity = new Plain();
+        entity.id = id;
+        entity.name = "p" + id;
+        return entity;
+    }
+}
