@@ -9,9 +9,9 @@ import org.eclipse.persistence.sessions.server.ClientSession;
 
 /**
  * Writes the outbox rows of a transaction through EclipseLink's own connection, just before EclipseLink commits
- * the unit of work's writes. Needed where the server does not give a second connection from the same datasource
- * to the same transaction: Payara shares a non-XA connection only while no other handle holds it, and EclipseLink
- * holds its handle until the transaction completes (docs/capture.md, "EclipseLink").
+ * the unit of work's writes. Needed because Payara gives no second connection in the same transaction: a connection
+ * taken during the commit is not enlisted at all, and one taken earlier cannot share the non-XA connection that
+ * EclipseLink holds until the transaction completes (docs/capture.md, "How the rows join the transaction").
  *
  * <p>Registered per persistence unit with the property
  * {@code eclipselink.session-event-listener = io.objectstreams.capture.EclipseLinkCapture}. EclipseLink loads this
