@@ -93,22 +93,20 @@ class CaptureIT {
 
     @Test
     void anEventPublishedWithAnEntityWriteCommitsWithIt() throws Exception {
-        long note = Long.parseLong(scenario("non-streamed").object().getString("result"));
-        long mark = Outbox.mark();
-
-        assertThat(alice().post("api/it/capture/publish-note-change?id=" + note, null).status()).isEqualTo(200);
-
-        List<Row> rows = Outbox.since(mark);
-        assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(note));
-        assertThat(rows.get(0).transactionId() % (1L << 32)).isEqualTo(lastWriterOf("it_note", note));
+        assertPublishedNoteChangeCommitsWithTheNote("publish-note-change");
     }
 
     @Test
     void anEventPublishedAfterANativeQueryCommitsWithIt() throws Exception {
+        assertPublishedNoteChangeCommitsWithTheNote("publish-after-native-update");
+    }
+
+    /** Runs a scenario that changes a note and publishes it, and compares the row's transaction with the note's. */
+    private void assertPublishedNoteChangeCommitsWithTheNote(String scenario) throws Exception {
         long note = Long.parseLong(scenario("non-streamed").object().getString("result"));
         long mark = Outbox.mark();
 
-        assertThat(alice().post("api/it/capture/publish-after-native-update?id=" + note, null).status()).isEqualTo(200);
+        assertThat(alice().post("api/it/capture/" + scenario + "?id=" + note, null).status()).isEqualTo(200);
 
         List<Row> rows = Outbox.since(mark);
         assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(note));
