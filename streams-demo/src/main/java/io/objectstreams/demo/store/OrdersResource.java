@@ -1,12 +1,12 @@
 package io.objectstreams.demo.store;
 
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -29,6 +29,9 @@ import java.util.List;
 @Consumes(MediaType.APPLICATION_JSON)
 public class OrdersResource {
 
+    /** Looked up once: {@code Json.createX} looks the JSON-P provider up again on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
+
     @Inject
     OrderService orders;
 
@@ -37,7 +40,7 @@ public class OrdersResource {
 
     @GET
     public JsonArray list() {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JSON.createArrayBuilder();
         orders.list(caller()).forEach(o -> array.add(json(o)));
         return array.build();
     }
@@ -85,7 +88,7 @@ public class OrdersResource {
         }
         String from = OrderInput.status(text(request, "from"));
         String to = OrderInput.status(text(request, "to"));
-        return Json.createObjectBuilder().add("updated", orders.bulkStatus(caller(), from, to)).build();
+        return JSON.createObjectBuilder().add("updated", orders.bulkStatus(caller(), from, to)).build();
     }
 
     private Caller caller() {
@@ -115,15 +118,15 @@ public class OrdersResource {
     }
 
     static JsonObjectBuilder json(CustomerOrder order) {
-        JsonArrayBuilder lines = Json.createArrayBuilder();
+        JsonArrayBuilder lines = JSON.createArrayBuilder();
         for (OrderLine line : order.getLines()) {
-            lines.add(Json.createObjectBuilder()
+            lines.add(JSON.createObjectBuilder()
                     .add("id", line.getId() == null ? 0 : line.getId())
                     .add("product", line.getProduct())
                     .add("quantity", line.getQuantity())
                     .add("unitPrice", line.getUnitPrice()));
         }
-        JsonObjectBuilder json = Json.createObjectBuilder()
+        JsonObjectBuilder json = JSON.createObjectBuilder()
                 .add("id", order.getId())
                 .add("owner", order.getOwner())
                 .add("status", order.getStatus())

@@ -77,28 +77,42 @@ final class ConfigRules {
         if (text.isEmpty()) {
             return defaultValue;
         }
-        String v = text.get().toLowerCase(java.util.Locale.ROOT);
-        java.time.Duration parsed = null;
-        java.util.regex.Matcher m = DURATION.matcher(v);
+        java.time.Duration parsed = parseDuration(text.get());
+        if (parsed == null || parsed.isNegative() || parsed.isZero()) {
+            throw invalid(key, "'" + text.get() + "' is not a positive duration such as 500ms, 1s, 2m or PT1S");
+        }
+        return parsed;
+    }
+
+    /** As {@link #duration}, but {@code 0} is allowed too, for "never". */
+    static java.time.Duration durationOrZero(String key, Optional<String> value, java.time.Duration defaultValue) {
+        Optional<String> text = present(value);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        java.time.Duration parsed = text.get().equals("0") ? java.time.Duration.ZERO : parseDuration(text.get());
+        if (parsed == null || parsed.isNegative()) {
+            throw invalid(key, "'" + text.get() + "' is not 0 or a positive duration such as 500ms, 1s, 2m or PT1S");
+        }
+        return parsed;
+    }
+
+    private static java.time.Duration parseDuration(String text) {
+        java.util.regex.Matcher m = DURATION.matcher(text.toLowerCase(java.util.Locale.ROOT));
         if (m.matches()) {
             long amount = Long.parseLong(m.group(1));
-            parsed = switch (m.group(2)) {
+            return switch (m.group(2)) {
                 case "ms" -> java.time.Duration.ofMillis(amount);
                 case "s" -> java.time.Duration.ofSeconds(amount);
                 case "m" -> java.time.Duration.ofMinutes(amount);
                 default -> java.time.Duration.ofHours(amount);
             };
-        } else {
-            try {
-                parsed = java.time.Duration.parse(text.get());
-            } catch (java.time.format.DateTimeParseException ignored) {
-                // reported below with the accepted forms
-            }
         }
-        if (parsed == null || parsed.isNegative() || parsed.isZero()) {
-            throw invalid(key, "'" + text.get() + "' is not a positive duration such as 500ms, 1s, 2m or PT1S");
+        try {
+            return java.time.Duration.parse(text);
+        } catch (java.time.format.DateTimeParseException ignored) {
+            return null;
         }
-        return parsed;
     }
 
     static java.time.Duration atLeast(String key, java.time.Duration value, java.time.Duration minimum) {

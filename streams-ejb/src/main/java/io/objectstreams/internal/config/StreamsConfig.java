@@ -79,6 +79,14 @@ public class StreamsConfig {
     public static final int DEFAULT_OUTBOUND_QUEUE = 5_000;
 
     /**
+     * How long a WebSocket connection may go without a message in either direction before the server closes it;
+     * 0 (the default): never. A subscriber that only listens is idle whenever nothing changes, and on Payara a
+     * non-zero value costs a timer reschedule for every message sent (docs/benchmarks.md).
+     */
+    public static final String MAX_IDLE = "streams.websocket.max-idle";
+    public static final Duration DEFAULT_MAX_IDLE = Duration.ZERO;
+
+    /**
      * Origins (scheme://host[:port]) whose pages may open a WebSocket, besides the application's own origin;
      * {@code *} allows any. Empty: same origin only.
      */
@@ -101,6 +109,7 @@ public class StreamsConfig {
     private int maxFrameBytes;
     private int maxMemberPks;
     private int outboundQueue;
+    private Duration maxIdle;
     private java.util.Set<String> allowedOrigins;
     private volatile DataSource dataSource;
 
@@ -135,6 +144,7 @@ public class StreamsConfig {
                 1_024, 1_048_576);
         maxMemberPks = ConfigRules.integer(MAX_MEMBER_PKS, text(MAX_MEMBER_PKS), DEFAULT_MAX_MEMBER_PKS, 1, 10_000_000);
         outboundQueue = ConfigRules.integer(OUTBOUND_QUEUE, text(OUTBOUND_QUEUE), DEFAULT_OUTBOUND_QUEUE, 1, 1_000_000);
+        maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
     }
 
@@ -144,6 +154,11 @@ public class StreamsConfig {
 
     public int outboundQueue() {
         return outboundQueue;
+    }
+
+    /** {@link Duration#ZERO} for never. */
+    public Duration maxIdle() {
+        return maxIdle;
     }
 
     /** Allowed foreign origins, normalized ({@code scheme://host:port}, lower case); {@code *} for any. */

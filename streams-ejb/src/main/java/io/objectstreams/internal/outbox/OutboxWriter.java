@@ -4,9 +4,9 @@ import io.objectstreams.StreamsException;
 import io.objectstreams.internal.config.StreamsConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.spi.JsonProvider;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -28,6 +28,9 @@ public class OutboxWriter {
                      AS (model text, pk text, facet text, op text, changed_fields text[], metadata jsonb))
                    WITH ORDINALITY AS r(model, pk, facet, op, changed_fields, metadata, ord)
              ORDER BY r.ord""";
+
+    /** Looked up once: {@code Json.createX} looks the provider up again on every call (three times per row). */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     @Inject
     StreamsConfig config;
@@ -70,21 +73,21 @@ public class OutboxWriter {
     }
 
     static String toJson(List<OutboxRow> rows) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JSON.createArrayBuilder();
         for (OutboxRow row : rows) {
-            JsonObjectBuilder metadata = Json.createObjectBuilder();
+            JsonObjectBuilder metadata = JSON.createObjectBuilder();
             if (row.actor() != null) {
                 metadata.add("actor", row.actor());
             }
             if (row.correlationId() != null) {
                 metadata.add("correlation_id", row.correlationId());
             }
-            array.add(Json.createObjectBuilder()
+            array.add(JSON.createObjectBuilder()
                     .add("model", row.model())
                     .add("pk", row.pk())
                     .add("facet", row.facet())
                     .add("op", row.op().wireName())
-                    .add("changed_fields", Json.createArrayBuilder(row.changedFields()))
+                    .add("changed_fields", JSON.createArrayBuilder(row.changedFields()))
                     .add("metadata", metadata));
         }
         return array.build().toString();

@@ -3,7 +3,6 @@ package io.objectstreams.web.socket;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
 import io.objectstreams.web.filter.Filter;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -202,7 +201,7 @@ final class StreamSession {
 
     private static JsonObject parse(String text) throws ProtocolError {
         JsonStructure structure;
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+        try (JsonReader reader = Messages.JSON.createReader(new StringReader(text))) {
             structure = reader.read();
         } catch (JsonException | IllegalStateException e) {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is not valid JSON");

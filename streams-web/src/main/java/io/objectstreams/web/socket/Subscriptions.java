@@ -19,7 +19,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.websocket.Session;
 import java.sql.Connection;
@@ -79,6 +78,7 @@ public class Subscriptions {
     }
 
     void open(Session socket, Viewer viewer) {
+        socket.setMaxIdleTimeout(config.maxIdle().toMillis());
         sessions.put(socket.getId(), new StreamSession(socket, viewer, this));
     }
 
@@ -126,8 +126,8 @@ public class Subscriptions {
                 try {
                     return FilterDeclarations.parse(policy.entity(), request.filter());
                 } catch (InvalidFilterException invalid) {
-                    JsonObjectBuilder details = Json.createObjectBuilder();
-                    invalid.errors().forEach((key, messages) -> details.add(key, Json.createArrayBuilder(messages)));
+                    JsonObjectBuilder details = Messages.JSON.createObjectBuilder();
+                    invalid.errors().forEach((key, messages) -> details.add(key, Messages.JSON.createArrayBuilder(messages)));
                     throw new ProtocolError(ProtocolError.INVALID_FILTER, "Subscription filters are invalid.",
                             details.build());
                 }

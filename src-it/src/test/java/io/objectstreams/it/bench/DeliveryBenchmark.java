@@ -1,0 +1,306 @@
+package io.objectstreams.it.bench;
+
+import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.PayaraMicroProcess;
+import io.objectstreams.it.support.Ports;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.TestDatabase;
+import jakarta.json.JsonObject;
+import jakarta.json.spi.JsonProvider;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code mvn -pl src-it -Pbench package}: how fast a committed change reaches WebSocket subscribers, end to end,
+ * on Payara Micro with the demo store (REST write → JPA commit → outbox → NOTIFY → cursor → fan-out → socket).
+ *
+ * <p>Every subscriber is staff with one model subscription on {@code store.CustomerOrder}, so each write is one
+ * event for each of them. Latency runs one writer with pauses, so every write is its own listener batch; load runs
+ * several writers flat out. Latency is measured from the moment the writer has the HTTP response of its write (the
+ * commit happened just before) to the moment a subscriber has the event. Client and server share the machine.
+ * Prints figures; asserts only that every subscriber received every event.
+ */
+public final class DeliveryBenchmark {
+
+    private static final String MODEL = "store.CustomerOrder";
+    /** One provider for all parsing: {@code Json.createReader} would look it up again per message. */
+    private static final JsonProvider JSON = JsonProvider.provider();
+    private static final int[] SUBSCRIBERS = Arrays.stream(System.getProperty("bench.subscribers", "1,100,500").split(","))
+            .mapToInt(Integer::parseInt).toArray();
+    private static final int LATENCY_WRITES = Integer.getInteger("bench.latency.writes", 200);
+    private static final Duration LOAD_TIME = Duration.ofSeconds(Integer.getInteger("bench.load.seconds", 10));
+    private static final int LOAD_WRITERS = 4;
+
+    private DeliveryBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TestDatabase.start();
+        HttpClient sockets = HttpClient.newHttpClient();
+        try (PayaraMicroProcess server = PayaraMicroProcess.start("bench", Ports.free(), Map.of())) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            URL store = server.deployment();
+            awaitReady(server.healthRoot());
+            System.out.println("Warming up ...");
+            try (Subscribers warm = Subscribers.open(sockets, store, 1)) {
+                latency(store, warm, 300);
+            }
+            System.out.println();
+            System.out.println("| subscribers | latency p50 ms | p95 ms | p99 ms | max ms |");
+            System.out.println("| --- | --- | --- | --- | --- |");
+            for (int count : SUBSCRIBERS) {
+                try (Subscribers subscribers = Subscribers.open(sockets, store, count)) {
+                    long[] millis = latency(store, subscribers, LATENCY_WRITES);
+                    System.out.printf("| %d | %.1f | %.1f | %.1f | %.1f |%n", count, pct(millis, 50), pct(millis, 95),
+                            pct(millis, 99), pct(millis, 100));
+                }
+            }
+            System.out.println();
+            System.out.printf("| subscribers | writes/s (%d writers) | events delivered/s | latency p50 ms | p99 ms |%n",
+                    LOAD_WRITERS);
+            System.out.println("| --- | --- | --- | --- | --- |");
+            for (int count : SUBSCRIBERS) {
+                try (Subscribers subscribers = Subscribers.open(sockets, store, count)) {
+                    load(store, subscribers);
+                }
+            }
+        } finally {
+            TestDatabase.stop();
+        }
+    }
+
+    /** One writer toggles one order's status, pausing between writes; returns every (write, subscriber) latency. */
+    private static long[] latency(URL store, Subscribers subscribers, int writes) throws Exception {
+        StoreClient alice = StoreClient.as("alice", store);
+        long order = alice.createOrder("{\"status\":\"open\",\"total\":1}");
+        subscribers.awaitEach(order, 1);
+        Map<Long, Long> committedAt = new ConcurrentHashMap<>();
+        subscribers.track(order);
+        for (int i = 0; i < writes; i++) {
+            int status = alice.patch("api/orders/" + order, "{\"note\":\"n" + i + "\"}").status();
+            if (status != 200) {
+                throw new IllegalStateException("write failed with HTTP " + status);
+            }
+            committedAt.put((long) i, System.nanoTime());
+            Thread.sleep(20);
+        }
+        subscribers.awaitEach(order, 1 + writes);
+        return subscribers.latencies(order, committedAt);
+    }
+
+    /** Several writers create orders as fast as the server takes them, for {@link #LOAD_TIME}. */
+    private static void load(URL store, Subscribers subscribers) throws Exception {
+        Map<Long, Long> committedAt = new ConcurrentHashMap<>();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong writes = new AtomicLong();
+        subscribers.trackCreated();
+        List<Thread> writers = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int w = 0; w < LOAD_WRITERS; w++) {
+            StoreClient alice = StoreClient.as("alice", store);
+            Thread writer = new Thread(() -> {
+                while (writing.get()) {
+                    long id = alice.createOrder("{\"status\":\"open\",\"total\":2}");
+                    committedAt.put(id, System.nanoTime());
+                    writes.incrementAndGet();
+                }
+            });
+            writers.add(writer);
+            writer.start();
+        }
+        Thread.sleep(LOAD_TIME.toMillis());
+        writing.set(false);
+        for (Thread writer : writers) {
+            writer.join();
+        }
+        long written = System.nanoTime();
+        subscribers.awaitCreated(writes.get());
+        long delivered = subscribers.lastArrival();
+        long[] millis = subscribers.createdLatencies(committedAt);
+        double writeSeconds = (written - start) / 1e9;
+        double deliverSeconds = (delivered - start) / 1e9;
+        System.out.printf("| %d | %.0f | %.0f | %.1f | %.1f |%n", subscribers.size(), writes.get() / writeSeconds,
+                writes.get() * subscribers.size() / deliverSeconds, pct(millis, 50), pct(millis, 99));
+    }
+
+    private static double pct(long[] nanos, int percentile) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        int index = Math.max(0, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1);
+        return sorted[index] / 1e6;
+    }
+
+    private static void awaitReady(URI healthRoot) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!Health.listener(healthRoot, "ready").up()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the listener did not become ready");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** Staff WebSocket sessions, each with one model subscription, recording when each event arrives. */
+    private static final class Subscribers implements AutoCloseable {
+        private final List<Subscriber> all = new ArrayList<>();
+
+        static Subscribers open(HttpClient http, URL store, int count) throws InterruptedException {
+            Subscribers subscribers = new Subscribers();
+            URI endpoint = URI.create(store.toString().replaceFirst("^http", "ws")).resolve("streams/ws");
+            for (int i = 0; i < count; i++) {
+                subscribers.all.add(new Subscriber(http, endpoint));
+            }
+            for (Subscriber subscriber : subscribers.all) {
+                subscriber.awaitSubscribed();
+            }
+            return subscribers;
+        }
+
+        int size() {
+            return all.size();
+        }
+
+        /** Arrivals for {@code order} from now on are numbered 0, 1, ... in cursor order. */
+        void track(long order) {
+            all.forEach(s -> s.tracked.put(order, new ArrayList<>()));
+        }
+
+        void trackCreated() {
+            all.forEach(s -> s.created.clear());
+        }
+
+        void awaitEach(long order, int events) throws InterruptedException {
+            for (Subscriber subscriber : all) {
+                subscriber.await(() -> subscriber.seen(order) >= events);
+            }
+        }
+
+        void awaitCreated(long events) throws InterruptedException {
+            for (Subscriber subscriber : all) {
+                subscriber.await(() -> subscriber.created.size() >= events);
+            }
+        }
+
+        long[] latencies(long order, Map<Long, Long> committedAt) {
+            List<Long> latencies = new ArrayList<>();
+            for (Subscriber subscriber : all) {
+                List<Long> arrivals = subscriber.tracked.get(order);
+                for (int i = 0; i < committedAt.size(); i++) {
+                    latencies.add(arrivals.get(i) - committedAt.get((long) i));
+                }
+            }
+            return latencies.stream().mapToLong(Long::longValue).toArray();
+        }
+
+        long[] createdLatencies(Map<Long, Long> committedAt) {
+            List<Long> latencies = new ArrayList<>();
+            for (Subscriber subscriber : all) {
+                subscriber.created.forEach((id, arrival) -> latencies.add(arrival - committedAt.get(id)));
+            }
+            return latencies.stream().mapToLong(Long::longValue).toArray();
+        }
+
+        long lastArrival() {
+            return all.stream().mapToLong(s -> s.last).max().orElseThrow();
+        }
+
+        @Override
+        public void close() {
+            all.forEach(Subscriber::close);
+        }
+    }
+
+    private static final class Subscriber implements WebSocket.Listener {
+        private final WebSocket socket;
+        private final StringBuilder partial = new StringBuilder();
+        private final CountDownLatch subscribed = new CountDownLatch(1);
+        /** Per tracked order: arrival times of its updates, in order. */
+        final Map<Long, List<Long>> tracked = new ConcurrentHashMap<>();
+        /** Per created order: when its {@code created} event arrived. */
+        final Map<Long, Long> created = new ConcurrentHashMap<>();
+        private final Map<Long, Integer> counts = new ConcurrentHashMap<>();
+        volatile long last;
+        /** A message other than subscribed or event (a resync, say): the run is reported as failed. */
+        volatile JsonObject unexpected;
+
+        Subscriber(HttpClient http, URI endpoint) {
+            socket = http.newWebSocketBuilder()
+                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("carol:carol-pw".getBytes(StandardCharsets.UTF_8)))
+                    .buildAsync(endpoint, this).join();
+            socket.sendText("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"all\"}", true).join();
+        }
+
+        void awaitSubscribed() throws InterruptedException {
+            if (!subscribed.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("not subscribed within 30 s");
+            }
+        }
+
+        int seen(long order) {
+            return counts.getOrDefault(order, 0);
+        }
+
+        void await(java.util.function.BooleanSupplier done) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!done.getAsBoolean()) {
+                if (unexpected != null) {
+                    throw new IllegalStateException("a subscriber got " + unexpected);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("a subscriber missed events: not all arrived within 120 s");
+                }
+                Thread.sleep(5);
+            }
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean complete) {
+            long arrival = System.nanoTime();
+            partial.append(data);
+            if (complete) {
+                JsonObject message = JSON.createReader(new StringReader(partial.toString())).readObject();
+                partial.setLength(0);
+                switch (message.getString("type")) {
+                    case "subscribed" -> subscribed.countDown();
+                    case "event" -> arrived(message, arrival);
+                    default -> unexpected = message;
+                }
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        private void arrived(JsonObject event, long arrival) {
+            long order = Long.parseLong(event.getJsonObject("subject").getString("pk"));
+            List<Long> arrivals = tracked.get(order);
+            if (arrivals != null && event.getString("op").equals("updated")) {
+                arrivals.add(arrival);
+            }
+            if (event.getString("op").equals("created")) {
+                created.put(order, arrival);
+            }
+            counts.merge(order, 1, Integer::sum);
+            last = arrival;
+        }
+
+        void close() {
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+    }
+}
