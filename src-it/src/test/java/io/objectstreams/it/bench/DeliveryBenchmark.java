@@ -72,12 +72,12 @@ public final class DeliveryBenchmark {
                 }
             }
             System.out.println();
-            System.out.printf("| subscribers | writes/s (%d writers) | events delivered/s | latency p50 ms | p99 ms |%n",
-                    LOAD_WRITERS);
-            System.out.println("| --- | --- | --- | --- | --- |");
+            System.out.printf("| subscribers | writes/s (%d writers) | events delivered/s | latency p50 ms | p99 ms"
+                    + " | max rows without cursor | max cursors not yet fanned out | max queued messages |%n", LOAD_WRITERS);
+            System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- |");
             for (int count : SUBSCRIBERS) {
                 try (Subscribers subscribers = Subscribers.open(sockets, store, count)) {
-                    load(store, subscribers);
+                    load(store, server.healthRoot(), subscribers);
                 }
             }
         } finally {
@@ -105,7 +105,7 @@ public final class DeliveryBenchmark {
     }
 
     /** Several writers create orders as fast as the server takes them, for {@link #LOAD_TIME}. */
-    private static void load(URL store, Subscribers subscribers) throws Exception {
+    private static void load(URL store, URI healthRoot, Subscribers subscribers) throws Exception {
         Map<Long, Long> committedAt = new ConcurrentHashMap<>();
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong writes = new AtomicLong();
@@ -124,7 +124,15 @@ public final class DeliveryBenchmark {
             writers.add(writer);
             writer.start();
         }
-        Thread.sleep(LOAD_TIME.toMillis());
+        long maxQueued = 0;
+        long maxUndelivered = 0;
+        long maxBacklog = 0;
+        for (long end = start + LOAD_TIME.toNanos(); System.nanoTime() < end; Thread.sleep(500)) {
+            Health.Check health = Health.listener(healthRoot, "ready");
+            maxQueued = Math.max(maxQueued, health.number("queuedMessages"));
+            maxUndelivered = Math.max(maxUndelivered, health.number("lastAssignedCursor") - health.number("lastDeliveredCursor"));
+            maxBacklog = Math.max(maxBacklog, health.number("backlogRows"));
+        }
         writing.set(false);
         for (Thread writer : writers) {
             writer.join();
@@ -135,8 +143,9 @@ public final class DeliveryBenchmark {
         long[] millis = subscribers.createdLatencies(committedAt);
         double writeSeconds = (written - start) / 1e9;
         double deliverSeconds = (delivered - start) / 1e9;
-        System.out.printf("| %d | %.0f | %.0f | %.1f | %.1f |%n", subscribers.size(), writes.get() / writeSeconds,
-                writes.get() * subscribers.size() / deliverSeconds, pct(millis, 50), pct(millis, 99));
+        System.out.printf("| %d | %.0f | %.0f | %.1f | %.1f | %d | %d | %d |%n", subscribers.size(),
+                writes.get() / writeSeconds, writes.get() * subscribers.size() / deliverSeconds, pct(millis, 50),
+                pct(millis, 99), maxBacklog, maxUndelivered, maxQueued);
     }
 
     private static double pct(long[] nanos, int percentile) {

@@ -80,11 +80,15 @@ public class StreamsConfig {
 
     /**
      * How long a WebSocket connection may go without a message in either direction before the server closes it;
-     * 0 (the default): never. A subscriber that only listens is idle whenever nothing changes, and on Payara a
-     * non-zero value costs a timer reschedule for every message sent (docs/benchmarks.md).
+     * 0 (the default): never, whatever the container's own default. A subscriber that only listens is idle
+     * whenever nothing changes.
      */
     public static final String MAX_IDLE = "streams.websocket.max-idle";
     public static final Duration DEFAULT_MAX_IDLE = Duration.ZERO;
+
+    /** Threads that send queued WebSocket messages, so the listener thread never waits on a send. */
+    public static final String SENDER_THREADS = "streams.websocket.sender-threads";
+    public static final int DEFAULT_SENDER_THREADS = Runtime.getRuntime().availableProcessors();
 
     /**
      * Origins (scheme://host[:port]) whose pages may open a WebSocket, besides the application's own origin;
@@ -110,6 +114,7 @@ public class StreamsConfig {
     private int maxMemberPks;
     private int outboundQueue;
     private Duration maxIdle;
+    private int senderThreads;
     private java.util.Set<String> allowedOrigins;
     private volatile DataSource dataSource;
 
@@ -145,6 +150,7 @@ public class StreamsConfig {
         maxMemberPks = ConfigRules.integer(MAX_MEMBER_PKS, text(MAX_MEMBER_PKS), DEFAULT_MAX_MEMBER_PKS, 1, 10_000_000);
         outboundQueue = ConfigRules.integer(OUTBOUND_QUEUE, text(OUTBOUND_QUEUE), DEFAULT_OUTBOUND_QUEUE, 1, 1_000_000);
         maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
+        senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
     }
 
@@ -154,6 +160,10 @@ public class StreamsConfig {
 
     public int outboundQueue() {
         return outboundQueue;
+    }
+
+    public int senderThreads() {
+        return senderThreads;
     }
 
     /** {@link Duration#ZERO} for never. */

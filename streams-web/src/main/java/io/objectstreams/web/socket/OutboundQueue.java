@@ -10,12 +10,14 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * A connection's bounded outbound queue, sent one message at a time with the container's asynchronous send, so
- * a client that stops reading never blocks the listener thread nor any other session.
+ * a client that stops reading never blocks the listener thread nor any other session. Events are sent from a
+ * sender thread, never from the listener's; replies go out from the thread that handles the client's message.
  *
  * <p>When the queued events reach {@code streams.websocket.outbound-queue}, they are dropped and each
  * subscription that lost one gets a single {@code resync_required} with reason {@code slow_consumer} (G10),
@@ -34,10 +36,15 @@ final class OutboundQueue {
 
     private final Session socket;
     private final int eventLimit;
+    private final Executor senders;
+    /** The context class loader sends run with, or {@code null} for the caller's (see Subscriptions#sendLoader). */
+    private final ClassLoader sendLoader;
     private final Deque<Entry> queue = new ArrayDeque<>();
     private final Map<String, Entry> slowResyncs = new HashMap<>();
     private int queuedEvents;
     private boolean sending;
+    /** A sender thread has been asked to start sending. */
+    private boolean started;
     /** The thread inside this queue's send call, so a send that completes synchronously does not recurse. */
     private Thread inSend;
     private boolean closed;
@@ -62,9 +69,11 @@ final class OutboundQueue {
         }
     }
 
-    OutboundQueue(Session socket, int eventLimit) {
+    OutboundQueue(Session socket, int eventLimit, Executor senders, ClassLoader sendLoader) {
         this.socket = socket;
         this.eventLimit = eventLimit;
+        this.senders = senders;
+        this.sendLoader = sendLoader;
     }
 
     /** Queues a reply or a subscription-level message; never dropped. */
@@ -96,8 +105,18 @@ final class OutboundQueue {
                 queue.add(new Entry(subscriptionId, true, message, cursor));
                 queuedEvents++;
             }
+            if (sending || started) {
+                return;
+            }
+            started = true;
         }
-        pump();
+        // Events come from the listener thread: a sender thread does the sending (see Subscriptions#senders).
+        senders.execute(() -> {
+            synchronized (this) {
+                started = false;
+            }
+            pump();
+        });
     }
 
     private void overflow(String subscriptionId, long cursor) {
@@ -161,11 +180,18 @@ final class OutboundQueue {
                 sending = true;
                 inSend = Thread.currentThread();
             }
+            String text = next.render();
+            Thread current = Thread.currentThread();
+            ClassLoader application = current.getContextClassLoader();
+            if (sendLoader != null) {
+                current.setContextClassLoader(sendLoader);
+            }
             try {
-                socket.getAsyncRemote().sendText(next.render(), this::sent);
+                socket.getAsyncRemote().sendText(text, this::sent);
             } catch (RuntimeException e) {
                 sent(new SendResult(e));
             } finally {
+                current.setContextClassLoader(application);
                 synchronized (this) {
                     inSend = null;
                 }

@@ -53,7 +53,7 @@ final class StreamSession {
         this.socket = socket;
         this.viewer = viewer;
         this.engine = engine;
-        this.outbound = new OutboundQueue(socket, engine.outboundQueue());
+        this.outbound = new OutboundQueue(socket, engine.outboundQueue(), engine.senders(), engine.sendLoader());
     }
 
     Viewer viewer() {

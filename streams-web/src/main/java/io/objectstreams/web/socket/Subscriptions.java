@@ -16,6 +16,8 @@ import io.objectstreams.web.filter.InvalidFilterException;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -30,6 +32,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -67,14 +74,29 @@ public class Subscriptions {
     record Start(Set<String> members, long replayFrom, List<StreamSession.Delivery> replay, String resyncReason) {
     }
 
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
+    /**
+     * Starts the sending of queued messages, off the listener thread. A send costs the container real work (on
+     * Payara each one reschedules the session's idle timer through a context-capturing executor), which must
+     * not hold up the next batch. Plain pool over container-made threads: no context capture per task.
+     */
+    private ExecutorService senders;
+
     @PostConstruct
-    void publishReport() {
+    void start() {
+        int count = config.senderThreads();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+        pool.allowCoreThreadTimeOut(true);
+        senders = pool;
         ListenerProbes.registerSessions(report);
     }
 
     @PreDestroy
-    void withdrawReport() {
+    void stop() {
         ListenerProbes.unregisterSessions(report);
+        senders.shutdownNow();
     }
 
     void open(Session socket, Viewer viewer) {
@@ -106,6 +128,22 @@ public class Subscriptions {
 
     int outboundQueue() {
         return config.outboundQueue();
+    }
+
+    Executor senders() {
+        return senders;
+    }
+
+    /**
+     * The context class loader a send runs with. Payara's WebSocket implementation reschedules the session's idle
+     * timer on every send, even with no idle timeout, through a managed executor that captures the caller's
+     * context; capturing it scans every jar the context class loader sees for service files, which cost more
+     * than the send itself (docs/benchmarks.md, "Delivery"). With no idle timeout (the default) the timer never
+     * acts, so sends run with the platform class loader, which has nothing to scan. With an idle timeout, the
+     * timer closes the session in that context, so the application's loader stays.
+     */
+    ClassLoader sendLoader() {
+        return config.maxIdle().isZero() ? ClassLoader.getPlatformClassLoader() : null;
     }
 
     /**
