@@ -22,6 +22,7 @@ public final class StreamClient implements AutoCloseable {
 
     private final WebSocket socket;
     private final BlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
+    private final java.util.concurrent.CompletableFuture<Integer> closed = new java.util.concurrent.CompletableFuture<>();
     private volatile boolean paused;
     private boolean owed;
 
@@ -110,6 +111,17 @@ public final class StreamClient implements AutoCloseable {
         return messages;
     }
 
+    /** The close code the server sent, or {@code null} if the connection is still open after {@code timeout}. */
+    public Integer awaitClosed(Duration timeout) throws InterruptedException {
+        try {
+            return closed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
     @Override
     public void close() {
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
@@ -117,6 +129,17 @@ public final class StreamClient implements AutoCloseable {
 
     private final class Listener implements WebSocket.Listener {
         private final StringBuilder partial = new StringBuilder();
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            closed.complete(-1);
+        }
 
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {

@@ -55,6 +55,20 @@ class ConfigRulesTest {
     }
 
     @Test
+    void durationsWhereZeroMeansNeverAcceptZeroButNothingNegativeOrUnreadable() {
+        java.time.Duration fallback = java.time.Duration.ZERO;
+        assertThat(ConfigRules.durationOrZero("k", Optional.empty(), fallback)).isZero();
+        for (String zero : new String[] {"0", "0s", "0ms", "PT0S"}) {
+            assertThat(ConfigRules.durationOrZero("k", Optional.of(zero), fallback)).as(zero).isZero();
+        }
+        assertThat(ConfigRules.durationOrZero("k", Optional.of("90s"), fallback)).isEqualTo(java.time.Duration.ofSeconds(90));
+        for (String bad : new String[] {"1", "-1s", "never", "PT-1S"}) {
+            assertThatThrownBy(() -> ConfigRules.durationOrZero("streams.websocket.max-idle", Optional.of(bad), fallback))
+                    .as(bad).hasMessageContaining("streams.websocket.max-idle").hasMessageContaining("0 or a positive duration");
+        }
+    }
+
+    @Test
     void integersMustBeWholeAndInRange() {
         assertThat(ConfigRules.integer("k", Optional.of("-1"), 5, -1, 10)).isEqualTo(-1);
         assertThat(ConfigRules.integer("k", Optional.empty(), 5, -1, 10)).isEqualTo(5);
