@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -111,12 +112,17 @@ final class OutboundQueue {
             started = true;
         }
         // Events come from the listener thread: a sender thread does the sending (see Subscriptions#senders).
-        senders.execute(() -> {
-            synchronized (this) {
-                started = false;
-            }
-            pump();
-        });
+        try {
+            senders.execute(() -> {
+                synchronized (this) {
+                    started = false;
+                }
+                pump();
+            });
+        } catch (RejectedExecutionException e) {
+            // The application is stopping and its sender threads with it: nothing will be sent any more.
+            discard();
+        }
     }
 
     private void overflow(String subscriptionId, long cursor) {
@@ -180,13 +186,13 @@ final class OutboundQueue {
                 sending = true;
                 inSend = Thread.currentThread();
             }
-            String text = next.render();
             Thread current = Thread.currentThread();
             ClassLoader application = current.getContextClassLoader();
-            if (sendLoader != null) {
-                current.setContextClassLoader(sendLoader);
-            }
             try {
+                String text = next.render();
+                if (sendLoader != null) {
+                    current.setContextClassLoader(sendLoader);
+                }
                 socket.getAsyncRemote().sendText(text, this::sent);
             } catch (RuntimeException e) {
                 sent(new SendResult(e));
