@@ -24,4 +24,10 @@ public class StreamsException extends RuntimeException {
     public String code() {
         return code;
     }
+
+    /** With the code, so that a logged stack trace names it. */
+    @Override
+    public String toString() {
+        return getClass().getName() + " [" + code + "]: " + getMessage();
+    }
 }

@@ -1,5 +1,6 @@
 package io.objectstreams.demo.store;
 
+import io.objectstreams.StreamsException;
 import jakarta.ejb.EJBException;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
@@ -53,7 +54,15 @@ final class ErrorMappers {
             if (cause instanceof OrderNotFound notFound) {
                 return new NotFoundMapper().toResponse(notFound);
             }
-            throw e;
+            // A transaction that failed at commit: Object Streams' named errors come wrapped several times.
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof StreamsException streams) {
+                    return error(Response.Status.INTERNAL_SERVER_ERROR, streams.code(), null, streams.getMessage());
+                }
+            }
+            // The container has logged the failure with its cause already.
+            return error(Response.Status.INTERNAL_SERVER_ERROR, "server_error", null,
+                    "The change was not made: " + e.getMessage());
         }
     }
 
