@@ -3,7 +3,7 @@ package io.objectstreams;
 import java.util.List;
 
 /**
- * The CDI event each server instance fires, on its listener thread, for every batch of newly assigned
+ * The CDI event each server instance fires, on its delivery thread, for every batch of newly assigned
  * cursors: events in strictly increasing, gap-free cursor order, each cursor exactly once per instance
  * (G5, G7). Observe it with {@code @Observes StreamBatch}; observers must return quickly and must not
  * throw (a failing observer is logged and does not stop delivery).

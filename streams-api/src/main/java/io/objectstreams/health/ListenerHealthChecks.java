@@ -59,7 +59,10 @@ public class ListenerHealthChecks {
                 .withData("sessions", sessions.sessions())
                 .withData("subscriptions", sessions.subscriptions())
                 .withData("queuedMessages", sessions.queuedMessages())
-                .withData("droppedEvents", sessions.droppedEvents()));
+                .withData("queuedBytes", sessions.queuedBytes())
+                .withData("maxQueuedBytes", sessions.maxQueuedBytes())
+                .withData("droppedEvents", sessions.droppedEvents())
+                .withData("failedFanOuts", sessions.failedFanOuts()));
         if (report.lastError() != null) {
             response.withData("lastError", report.lastError());
         }

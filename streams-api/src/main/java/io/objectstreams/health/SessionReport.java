@@ -1,13 +1,18 @@
 package io.objectstreams.health;
 
 /**
- * The WebSocket sessions connected to this instance, for the health data (G13).
+ * The client connections of this instance, on every transport, for the health data (G13, G15).
  *
- * @param sessions       connected sessions
- * @param subscriptions  active subscriptions over all of them
- * @param queuedMessages messages waiting in the sessions' outbound queues
- * @param droppedEvents  events the connected sessions' queues dropped for being too slow (each such loss was
- *                       answered with {@code resync_required}, reason {@code slow_consumer})
+ * @param sessions        connected clients
+ * @param subscriptions   active subscriptions over all of them
+ * @param queuedMessages  messages waiting in their outbound queues
+ * @param queuedBytes     bytes charged for those messages against the server's budget
+ * @param maxQueuedBytes  the server's budget ({@code streams.outbound.max-server-bytes})
+ * @param droppedEvents   events the connected clients' queues dropped for being too slow (each such loss was
+ *                        answered with {@code resync_required}, reason {@code slow_consumer})
+ * @param failedFanOuts   fan-outs, or parts of one, that failed since start (each answered with
+ *                        {@code resync_required}, reason {@code delivery_failed}, to the subscriptions concerned)
  */
-public record SessionReport(int sessions, int subscriptions, int queuedMessages, long droppedEvents) {
+public record SessionReport(int sessions, int subscriptions, int queuedMessages, long queuedBytes, long maxQueuedBytes,
+                            long droppedEvents, long failedFanOuts) {
 }

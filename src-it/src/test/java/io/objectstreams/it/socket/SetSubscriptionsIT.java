@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Filter and model subscriptions over WebSocket against the demo store: membership (added / changed / removed /
  * deleted), the visibility matrix under random writes, the cost of a batch in queries, limits, and a client
- * that stops reading (G8–G12). The suite sets {@code streams.websocket.outbound-queue} to 2000.
+ * that stops reading (G8–G12). The suite sets {@code streams.outbound.max-connection-bytes} to 8 MiB.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -405,8 +405,9 @@ class SetSubscriptionsIT {
             Health.Check health = Health.listener(Health.root(base), "ready");
             System.out.printf("[slow-consumer] after %d events: %s%n", chunks * perChunk, health.data());
             assertThat(health.number("droppedEvents")).isPositive();
-            assertThat(health.number("queuedMessages")).as("the stalled session's queue stays bounded")
-                    .isLessThanOrEqualTo(2000L + 2);
+            assertThat(health.number("queuedBytes")).as("the stalled session's queue stays within its byte budget")
+                    .isLessThanOrEqualTo((8L << 20) + 16 * 1024);
+            assertThat(health.number("maxQueuedBytes")).isEqualTo(64L << 20);
             assertThat(health.number("sessions")).isGreaterThanOrEqualTo(2L);
 
             slow.resume();

@@ -138,6 +138,38 @@ final class ConfigRules {
         throw invalid(key, "'" + text.get() + "' is not a whole number from " + min + " to " + max);
     }
 
+    private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)");
+
+    /**
+     * A size in bytes: a whole number, optionally with a binary unit ({@code 512k}, {@code 64MiB}, {@code 1g};
+     * k, m and g are 1024-based), from {@code min} to {@code max}.
+     */
+    static long bytes(String key, Optional<String> value, long defaultValue, long min, long max) {
+        Optional<String> text = present(value);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        java.util.regex.Matcher m = BYTES.matcher(text.get().toLowerCase(java.util.Locale.ROOT));
+        if (m.matches()) {
+            try {
+                int shift = switch (m.group(2)) {
+                    case "k", "kb", "kib" -> 10;
+                    case "m", "mb", "mib" -> 20;
+                    case "g", "gb", "gib" -> 30;
+                    default -> 0;
+                };
+                long parsed = Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
+                if (parsed >= min && parsed <= max) {
+                    return parsed;
+                }
+            } catch (ArithmeticException | NumberFormatException ignored) {
+                // reported below with the accepted range
+            }
+        }
+        throw invalid(key, "'" + text.get() + "' is not a size from " + min + " to " + max
+                + " bytes (a whole number of bytes, or with a unit: 512k, 64m, 1g)");
+    }
+
     static StreamsException invalid(String key, String problem) {
         return new StreamsException("invalid_configuration",
                 "Invalid Object Streams configuration: " + key + " " + problem + ". Fix " + key

@@ -74,9 +74,22 @@ public class StreamsConfig {
     public static final String MAX_MEMBER_PKS = "streams.websocket.max-member-pks";
     public static final int DEFAULT_MAX_MEMBER_PKS = 10_000;
 
-    /** Events a connection's outbound queue holds before they are dropped for {@code slow_consumer} resyncs. */
+    /** Replaced by the byte budgets below; setting it stops deployment with a message naming them. */
     public static final String OUTBOUND_QUEUE = "streams.websocket.outbound-queue";
-    public static final int DEFAULT_OUTBOUND_QUEUE = 5_000;
+
+    /**
+     * Bytes of messages queued for one connection, on any transport, before its queued events are dropped and
+     * its subscriptions told to resync ({@code slow_consumer}).
+     */
+    public static final String MAX_CONNECTION_BYTES = "streams.outbound.max-connection-bytes";
+    public static final long DEFAULT_MAX_CONNECTION_BYTES = 1L << 20;
+
+    /**
+     * Bytes of messages queued for all connections of this instance together; past it, a connection may only
+     * hold its fair share. Keeps the heap safe whatever the number of connections (G15).
+     */
+    public static final String MAX_SERVER_BYTES = "streams.outbound.max-server-bytes";
+    public static final long DEFAULT_MAX_SERVER_BYTES = 64L << 20;
 
     /**
      * How long a WebSocket connection may go without a message in either direction before the server closes it;
@@ -112,7 +125,8 @@ public class StreamsConfig {
     private int replayLimit;
     private int maxFrameBytes;
     private int maxMemberPks;
-    private int outboundQueue;
+    private long maxConnectionBytes;
+    private long maxServerBytes;
     private Duration maxIdle;
     private int senderThreads;
     private java.util.Set<String> allowedOrigins;
@@ -148,7 +162,14 @@ public class StreamsConfig {
         maxFrameBytes = ConfigRules.integer(MAX_FRAME_BYTES, text(MAX_FRAME_BYTES), DEFAULT_MAX_FRAME_BYTES,
                 1_024, 1_048_576);
         maxMemberPks = ConfigRules.integer(MAX_MEMBER_PKS, text(MAX_MEMBER_PKS), DEFAULT_MAX_MEMBER_PKS, 1, 10_000_000);
-        outboundQueue = ConfigRules.integer(OUTBOUND_QUEUE, text(OUTBOUND_QUEUE), DEFAULT_OUTBOUND_QUEUE, 1, 1_000_000);
+        if (text(OUTBOUND_QUEUE).isPresent()) {
+            throw ConfigRules.invalid(OUTBOUND_QUEUE, "is no longer read: the outbound queue is bounded in bytes."
+                    + " Remove it and set " + MAX_CONNECTION_BYTES + " (and " + MAX_SERVER_BYTES + ") instead");
+        }
+        maxServerBytes = ConfigRules.bytes(MAX_SERVER_BYTES, text(MAX_SERVER_BYTES), DEFAULT_MAX_SERVER_BYTES,
+                64L << 10, 1L << 40);
+        maxConnectionBytes = ConfigRules.bytes(MAX_CONNECTION_BYTES, text(MAX_CONNECTION_BYTES),
+                Math.min(DEFAULT_MAX_CONNECTION_BYTES, maxServerBytes), 16L << 10, maxServerBytes);
         maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
         senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
@@ -158,8 +179,12 @@ public class StreamsConfig {
         return maxMemberPks;
     }
 
-    public int outboundQueue() {
-        return outboundQueue;
+    public long maxConnectionBytes() {
+        return maxConnectionBytes;
+    }
+
+    public long maxServerBytes() {
+        return maxServerBytes;
     }
 
     public int senderThreads() {

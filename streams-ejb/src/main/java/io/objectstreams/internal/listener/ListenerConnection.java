@@ -29,20 +29,7 @@ final class ListenerConnection implements AutoCloseable {
     }
 
     static ListenerConnection open(ListenerSettings settings) throws SQLException {
-        PGSimpleDataSource source = new PGSimpleDataSource();
-        source.setURL(settings.url());
-        if (settings.user() != null) {
-            source.setUser(settings.user());
-        }
-        if (settings.password() != null) {
-            source.setPassword(settings.password());
-        }
-        source.setApplicationName(APPLICATION_NAME);
-        source.setTcpKeepAlive(true);
-        source.setConnectTimeout(10);
-        // A silently dead peer must surface as an error within a bound, not hang the thread forever.
-        source.setSocketTimeout((int) Math.max(30, settings.pollInterval().toSeconds() * 5));
-        ListenerConnection listener = new ListenerConnection(source.getConnection());
+        ListenerConnection listener = new ListenerConnection(dataSource(settings, APPLICATION_NAME).getConnection());
         try (Statement statement = listener.connection.createStatement()) {
             statement.execute("LISTEN " + settings.notifyChannel());
             statement.execute("LISTEN " + settings.cursorChannel());
@@ -51,6 +38,24 @@ final class ListenerConnection implements AutoCloseable {
             throw e;
         }
         return listener;
+    }
+
+    /** Unpooled sessions to the listener's database, named {@code applicationName} in {@code pg_stat_activity}. */
+    static PGSimpleDataSource dataSource(ListenerSettings settings, String applicationName) {
+        PGSimpleDataSource source = new PGSimpleDataSource();
+        source.setURL(settings.url());
+        if (settings.user() != null) {
+            source.setUser(settings.user());
+        }
+        if (settings.password() != null) {
+            source.setPassword(settings.password());
+        }
+        source.setApplicationName(applicationName);
+        source.setTcpKeepAlive(true);
+        source.setConnectTimeout(10);
+        // A silently dead peer must surface as an error within a bound, not hang the thread forever.
+        source.setSocketTimeout((int) Math.max(30, settings.pollInterval().toSeconds() * 5));
+        return source;
     }
 
     Connection jdbc() {

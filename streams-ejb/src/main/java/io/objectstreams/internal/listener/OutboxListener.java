@@ -1,7 +1,6 @@
 package io.objectstreams.internal.listener;
 
 import io.objectstreams.StreamBatch;
-import io.objectstreams.StreamEvent;
 import io.objectstreams.health.ListenerProbe;
 import io.objectstreams.health.ListenerProbes;
 import io.objectstreams.health.ListenerReport;
@@ -25,13 +24,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Owns the LISTEN session and the loop that assigns cursors (when this instance holds the assigner role)
- * and delivers newly assigned rows to local transports as {@link StreamBatch} CDI events.
+ * Owns the LISTEN session and the loop that assigns cursors (when this instance holds the assigner role), and
+ * the {@link BatchDelivery} that hands newly assigned rows to local transports as {@link StreamBatch} CDI events.
+ * The loop only announces new cursors to delivery and never waits for it (G7).
  *
  * <p>NOTIFY is only a wakeup (G6): the loop also drains on start, after every reconnect and at least once
  * per poll interval, so a lost notification costs latency, never an event. The loop runs on a container
@@ -70,7 +69,7 @@ public class OutboxListener implements ListenerProbe {
     private volatile boolean assignerRole;
     private volatile boolean gaveUp;
     private volatile long lastAssigned;
-    private volatile long lastDelivered = -1;
+    private BatchDelivery delivery;
     private volatile Instant lastWakeup;
     private volatile String lastError;
     private boolean served;
@@ -80,6 +79,8 @@ public class OutboxListener implements ListenerProbe {
     void start() {
         settings = config.listener();
         assigner = new CursorAssigner(settings.batchSize(), settings.cursorChannel());
+        delivery = new BatchDelivery(settings, batches::fire);
+        delivery.start(threads);
         running = true;
         thread = threads.newThread(this::run);
         thread.setName("object-streams-listener");
@@ -102,6 +103,7 @@ public class OutboxListener implements ListenerProbe {
                 }
                 thread.join(5_000);
             }
+            delivery.stop(settings.pollInterval().plusSeconds(5));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -124,9 +126,10 @@ public class OutboxListener implements ListenerProbe {
         } else {
             oldest = backlog.oldest().plus(Duration.between(backlog.measuredAt(), Instant.now()));
         }
-        return new ListenerReport(thread != null && thread.isAlive() && !gaveUp, listening,
+        String error = lastError != null ? lastError : delivery.lastError();
+        return new ListenerReport(thread != null && thread.isAlive() && !gaveUp && delivery.alive(), listening,
                 listening ? (assignerRole ? "assigner" : "follower") : "none",
-                lastAssigned, Math.max(lastDelivered, 0), lastWakeup, lastError,
+                lastAssigned, Math.max(delivery.delivered(), 0), lastWakeup, error,
                 backlog == null ? -1 : backlog.rows(), oldest, config.maxBacklogAge(), backlogError);
     }
 
@@ -167,10 +170,10 @@ public class OutboxListener implements ListenerProbe {
                             + " failed reconnects (streams.listener.max-retries)", e);
                     return;
                 }
-                Duration delay = backoff(failures);
+                Duration delay = Backoff.delay(settings, failures);
                 LOG.log(Level.WARNING, "Object Streams listener lost its database session; retry " + failures
                         + " in " + delay.toMillis() + " ms: " + e.getMessage());
-                pause(delay);
+                Backoff.pause(delay, () -> running);
             } finally {
                 session = null;
                 listening = false;
@@ -180,11 +183,8 @@ public class OutboxListener implements ListenerProbe {
     }
 
     private void serve(ListenerConnection connection) throws SQLException {
-        if (lastDelivered < 0) {
-            // A fresh instance has no sessions owed anything older than now.
-            lastDelivered = CursorAssigner.lastCursor(connection.jdbc());
-            lastAssigned = lastDelivered;
-        }
+        // A fresh instance has no sessions owed anything older than now; after a reconnect this changes nothing.
+        delivery.startFrom(CursorAssigner.lastCursor(connection.jdbc()));
         int pollMillis = (int) Math.min(Integer.MAX_VALUE, settings.pollInterval().toMillis());
         while (running) {
             if (!assignerRole && connection.tryAssignerRole()) {
@@ -192,50 +192,15 @@ public class OutboxListener implements ListenerProbe {
                 LOG.info("Object Streams listener holds the assigner role");
             }
             if (assignerRole) {
-                // What it assigned is delivered just below, which advances lastAssigned too.
                 assigner.assignAll(connection.jdbc());
             }
-            deliver(connection);
+            // Followers learn new cursors here too: the assigner's NOTIFY woke them, the poll floor backs it up.
+            lastAssigned = CursorAssigner.lastCursor(connection.jdbc());
+            delivery.announce(lastAssigned);
             lastBacklog = measureBacklog(connection);
             served = true;
             if (connection.awaitNotifications(pollMillis) > 0) {
                 lastWakeup = Instant.now();
-            }
-        }
-    }
-
-    private void deliver(ListenerConnection connection) throws SQLException {
-        List<StreamEvent> events;
-        do {
-            events = OutboxReader.readAfter(connection.jdbc(), lastDelivered, settings.batchSize());
-            if (events.isEmpty()) {
-                return;
-            }
-            StreamBatch batch = new StreamBatch(events);
-            try {
-                batches.fire(batch);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "An observer of StreamBatch failed for cursors " + batch.firstCursor() + ".."
-                        + batch.lastCursor() + "; delivery continues", e);
-            }
-            lastDelivered = batch.lastCursor();
-            lastAssigned = Math.max(lastAssigned, lastDelivered);
-        } while (events.size() == settings.batchSize() && running);
-    }
-
-    private Duration backoff(int failures) {
-        Duration delay = settings.retryDelay().multipliedBy(1L << Math.min(failures - 1, 20));
-        return delay.compareTo(settings.maxRetryDelay()) > 0 ? settings.maxRetryDelay() : delay;
-    }
-
-    private void pause(Duration delay) {
-        long until = System.nanoTime() + delay.toNanos();
-        while (running && System.nanoTime() < until) {
-            try {
-                Thread.sleep(Math.min(100, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
             }
         }
     }

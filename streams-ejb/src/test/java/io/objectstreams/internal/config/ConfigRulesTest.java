@@ -83,4 +83,17 @@ class ConfigRulesTest {
         assertThatThrownBy(() -> ConfigRules.atLeast("streams.listener.max-retry-delay", java.time.Duration.ofMillis(10),
                 java.time.Duration.ofSeconds(1))).hasMessageContaining("streams.listener.max-retry-delay");
     }
+
+    @Test
+    void sizesTakeBinaryUnitsAndRefuseWhatIsOutOfRange() {
+        assertThat(ConfigRules.bytes("k", Optional.empty(), 7, 1, 100)).isEqualTo(7);
+        assertThat(ConfigRules.bytes("k", Optional.of("65536"), 0, 1, 1L << 40)).isEqualTo(65_536);
+        assertThat(ConfigRules.bytes("k", Optional.of("512k"), 0, 1, 1L << 40)).isEqualTo(512 * 1024);
+        assertThat(ConfigRules.bytes("k", Optional.of("64MiB"), 0, 1, 1L << 40)).isEqualTo(64L << 20);
+        assertThat(ConfigRules.bytes("k", Optional.of("1 g"), 0, 1, 1L << 40)).isEqualTo(1L << 30);
+        for (String bad : new String[] {"-1", "1.5m", "12 parsecs", "99999999999999999999g", "0"}) {
+            assertThatThrownBy(() -> ConfigRules.bytes("streams.outbound.max-server-bytes", Optional.of(bad), 0, 1, 1L << 40))
+                    .as(bad).hasMessageContaining("streams.outbound.max-server-bytes");
+        }
+    }
 }

@@ -1,6 +1,8 @@
 package io.objectstreams.web.socket;
 
 import io.objectstreams.Viewer;
+import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.web.subscription.SubscriptionEngine;
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.EndpointConfig;
@@ -15,38 +17,63 @@ import java.util.logging.Logger;
 
 /**
  * The WebSocket transport at {@code <context root>/streams/ws}, speaking the JSON protocol (docs/protocol.md).
- * The subscriber is the principal the container authenticated on the handshake.
+ * The subscriber is the principal the container authenticated on the handshake. The container makes one
+ * instance per connection.
  */
 @ServerEndpoint(value = "/streams/ws", configurator = HandshakeConfigurator.class)
 public class StreamsEndpoint {
 
     private static final Logger LOG = Logger.getLogger(StreamsEndpoint.class.getName());
 
+    /** What the container accepts per frame: the largest {@code streams.websocket.max-frame-bytes} allowed. */
+    static final int CONTAINER_FRAME_BYTES = 1_048_576 * 4;
+
     @Inject
-    Subscriptions subscriptions;
+    SubscriptionEngine engine;
+
+    @Inject
+    StreamsConfig config;
+
+    private WebSocketSubscriber subscriber;
 
     @OnOpen
-    public void open(Session session, EndpointConfig config) {
-        Viewer viewer = HandshakeConfigurator.viewer(session, config);
+    public void open(Session session, EndpointConfig endpointConfig) {
+        Viewer viewer = HandshakeConfigurator.viewer(session, endpointConfig);
         // The container closes the session on a frame above its buffer (1009); leave room above the protocol's
         // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
-        session.setMaxTextMessageBufferSize(Subscriptions.CONTAINER_FRAME_BYTES);
-        subscriptions.open(session, viewer);
+        session.setMaxTextMessageBufferSize(CONTAINER_FRAME_BYTES);
+        session.setMaxIdleTimeout(config.maxIdle().toMillis());
+        subscriber = new WebSocketSubscriber(session, config.maxFrameBytes(), sendLoader());
+        subscriber.attach(engine.open(subscriber, viewer));
     }
 
-    @OnMessage(maxMessageSize = Subscriptions.CONTAINER_FRAME_BYTES)
-    public void message(Session session, String text) {
-        subscriptions.handle(session, text);
+    @OnMessage(maxMessageSize = CONTAINER_FRAME_BYTES)
+    public void message(String text) {
+        subscriber.handle(text);
     }
 
     @OnClose
-    public void close(Session session, CloseReason reason) {
-        subscriptions.close(session);
+    public void close(CloseReason reason) {
+        engine.close(subscriber);
     }
 
     @OnError
     public void error(Session session, Throwable failure) {
         LOG.log(Level.FINE, "WebSocket session " + session.getId() + " failed", failure);
-        subscriptions.close(session);
+        if (subscriber != null) {
+            engine.close(subscriber);
+        }
+    }
+
+    /**
+     * The context class loader a send runs with. Payara's WebSocket implementation reschedules the session's idle
+     * timer on every send, even with no idle timeout, through a managed executor that captures the caller's
+     * context; capturing it scans every jar the context class loader sees for service files, which cost more
+     * than the send itself (docs/benchmarks.md, "Delivery"). With no idle timeout (the default) the timer never
+     * acts, so sends run with the platform class loader, which has nothing to scan. With an idle timeout, the
+     * timer closes the session in that context, so the application's loader stays.
+     */
+    private ClassLoader sendLoader() {
+        return config.maxIdle().isZero() ? ClassLoader.getPlatformClassLoader() : null;
     }
 }

@@ -1,6 +1,6 @@
 /**
- * The WebSocket transport: the endpoint, the handshake that captures the viewer, per-connection sessions and
- * the fan-out of each committed batch to them. Visibility decisions are delegated to the visibility package;
- * nothing here writes to the database.
+ * The WebSocket transport: the endpoint, the handshake that captures the viewer and checks the origin, and the
+ * adapter that turns frames into engine requests and engine messages into frames. Subscription logic belongs to
+ * the subscription package.
  */
 package io.objectstreams.web.socket;

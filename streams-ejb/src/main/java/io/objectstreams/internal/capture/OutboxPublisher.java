@@ -1,9 +1,8 @@
-package io.objectstreams.internal.outbox;
+package io.objectstreams.internal.capture;
 
 import io.objectstreams.SourceEvent;
 import io.objectstreams.StreamsAction;
 import io.objectstreams.StreamsPublisher;
-import io.objectstreams.internal.capture.TransactionalChangeRecorder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

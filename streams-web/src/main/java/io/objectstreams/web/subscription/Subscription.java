@@ -1,4 +1,4 @@
-package io.objectstreams.web.socket;
+package io.objectstreams.web.subscription;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
@@ -20,6 +20,7 @@ final class Subscription {
     private final String id;
     private final SubscribeRequest request;
     private final Filter filter;
+    private final String eventHead;
     private Set<String> members = new HashSet<>();
     private long sentThrough;
 
@@ -27,6 +28,7 @@ final class Subscription {
         this.id = id;
         this.request = request;
         this.filter = filter;
+        this.eventHead = Messages.eventHead(id);
     }
 
     String id() {
@@ -43,6 +45,11 @@ final class Subscription {
 
     Filter filter() {
         return filter;
+    }
+
+    /** The opening of this subscription's event messages, rendered once (see {@link Messages#eventPayload}). */
+    String eventHead() {
+        return eventHead;
     }
 
     /** Starts the subscription with the members it has at {@code cursor}. */

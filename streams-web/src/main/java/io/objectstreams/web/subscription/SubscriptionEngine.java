@@ -1,4 +1,4 @@
-package io.objectstreams.web.socket;
+package io.objectstreams.web.subscription;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.ObjectRef;
@@ -22,7 +22,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.websocket.Session;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -32,27 +31,35 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Owns this instance's WebSocket sessions and turns each {@link StreamBatch} into subscription-relative
- * messages (G8, G9).
+ * The subscription engine, whatever the transport: owns this instance's connections ({@link StreamSession}),
+ * validates and starts subscriptions, and turns each {@link StreamBatch} into subscription-relative messages
+ * (G8, G9), rendered once per batch and variant and queued within a byte budget (G15).
  *
  * <p>Cost per batch: the subscriptions an event may concern are grouped by (viewer, model, filter), and each
- * group costs one query for all of the batch's subjects it touches — whatever the number of subscriptions and
- * connections sharing it. Object and model subscriptions of one viewer share the group without a filter.
+ * group costs one query for all of the batch's subjects it touches, whatever the number of subscriptions and
+ * connections sharing it.
+ *
+ * <p>Never silent (G10): when a group's query fails, or the fan-out of a batch fails altogether, every
+ * subscription that may have been owed an event of that batch gets {@code resync_required} with reason
+ * {@value #DELIVERY_FAILED} before anything later is sent to it.
  */
 @ApplicationScoped
-public class Subscriptions {
+public class SubscriptionEngine {
 
-    private static final Logger LOG = Logger.getLogger(Subscriptions.class.getName());
+    private static final Logger LOG = Logger.getLogger(SubscriptionEngine.class.getName());
+
+    /** The resync reason when the server could not decide what a batch meant for a subscription. */
+    public static final String DELIVERY_FAILED = "delivery_failed";
 
     @Inject
     Visibility visibility;
@@ -60,29 +67,28 @@ public class Subscriptions {
     @Inject
     StreamsConfig config;
 
-    /** What the container accepts per frame: the largest {@code streams.websocket.max-frame-bytes} allowed. */
-    static final int CONTAINER_FRAME_BYTES = 1_048_576 * 4;
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
 
-    private final Map<String, StreamSession> sessions = new ConcurrentHashMap<>();
+    private final Map<Subscriber, StreamSession> sessions = new ConcurrentHashMap<>();
 
     /** Held while a batch is fanned out, and while a subscription joins: a batch sees a subscription entirely or not at all. */
     private final Object fanOut = new Object();
     private long fannedOutThrough;
+    private final AtomicLong failedBatches = new AtomicLong();
     private final Supplier<SessionReport> report = this::report;
-
-    /** How a new subscription starts: its members, from which cursor it is live, what to replay, whether to resync. */
-    record Start(Set<String> members, long replayFrom, List<StreamSession.Delivery> replay, String resyncReason) {
-    }
-
-    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
-    ManagedThreadFactory threads;
+    private OutboundBudget budget;
 
     /**
-     * Starts the sending of queued messages, off the listener thread. A send costs the container real work (on
+     * Starts the sending of queued messages, off the delivery thread. A send costs the container real work (on
      * Payara each one reschedules the session's idle timer through a context-capturing executor), which must
      * not hold up the next batch. Plain pool over container-made threads: no context capture per task.
      */
     private ExecutorService senders;
+
+    /** How a new subscription starts: its members, from which cursor it is live, what to replay, whether to resync. */
+    record Start(Set<String> members, long replayFrom, List<StreamSession.Delivery> replay, String resyncReason) {
+    }
 
     @PostConstruct
     void start() {
@@ -90,6 +96,7 @@ public class Subscriptions {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
         pool.allowCoreThreadTimeOut(true);
         senders = pool;
+        budget = new OutboundBudget(config.maxConnectionBytes(), config.maxServerBytes(), sessions::size);
         ListenerProbes.registerSessions(report);
     }
 
@@ -99,51 +106,27 @@ public class Subscriptions {
         senders.shutdownNow();
     }
 
-    void open(Session socket, Viewer viewer) {
-        socket.setMaxIdleTimeout(config.maxIdle().toMillis());
-        sessions.put(socket.getId(), new StreamSession(socket, viewer, this));
+    /** Registers a new connection of any transport. */
+    public StreamSession open(Subscriber subscriber, Viewer viewer) {
+        StreamSession session = new StreamSession(subscriber, viewer, this, new OutboundQueue(subscriber, budget, senders));
+        sessions.put(subscriber, session);
+        return session;
     }
 
-    void close(Session socket) {
-        StreamSession session = sessions.remove(socket.getId());
+    /** Forgets a connection that ended, and what was queued for it. */
+    public void close(Subscriber subscriber) {
+        StreamSession session = sessions.remove(subscriber);
         if (session != null) {
             session.closed();
         }
-    }
-
-    void handle(Session socket, String text) {
-        StreamSession session = sessions.get(socket.getId());
-        if (session != null) {
-            session.handle(text);
-        }
-    }
-
-    int maxFrameBytes() {
-        return config.maxFrameBytes();
     }
 
     int maxSubscriptions() {
         return config.maxSubscriptions();
     }
 
-    int outboundQueue() {
-        return config.outboundQueue();
-    }
-
-    Executor senders() {
-        return senders;
-    }
-
-    /**
-     * The context class loader a send runs with. Payara's WebSocket implementation reschedules the session's idle
-     * timer on every send, even with no idle timeout, through a managed executor that captures the caller's
-     * context; capturing it scans every jar the context class loader sees for service files, which cost more
-     * than the send itself (docs/benchmarks.md, "Delivery"). With no idle timeout (the default) the timer never
-     * acts, so sends run with the platform class loader, which has nothing to scan. With an idle timeout, the
-     * timer closes the session in that context, so the application's loader stays.
-     */
-    ClassLoader sendLoader() {
-        return config.maxIdle().isZero() ? ClassLoader.getPlatformClassLoader() : null;
+    long maxConnectionBytes() {
+        return budget.maxConnectionBytes();
     }
 
     /**
@@ -175,8 +158,8 @@ public class Subscriptions {
     }
 
     /**
-     * Adds a subscription to its session between two batches and returns the cursor it starts from: every batch
-     * through it has been fanned out without the subscription, every later one will reach it.
+     * Adds a subscription to its connection between two batches and returns the cursor it starts from: every
+     * batch through it has been fanned out without the subscription, every later one will reach it.
      */
     long register(StreamSession session, Subscription subscription) {
         synchronized (fanOut) {
@@ -236,13 +219,18 @@ public class Subscriptions {
         return members;
     }
 
-    /** Fans a batch out to the sessions of this instance. */
+    /** Fans a batch out to the connections of this instance; never throws, never skips a subscription silently. */
     void onBatch(@Observes StreamBatch batch) {
         synchronized (fanOut) {
             try {
                 if (!sessions.isEmpty()) {
                     fanOut(batch);
                 }
+            } catch (RuntimeException | Error e) {
+                failedBatches.incrementAndGet();
+                LOG.log(Level.SEVERE, "Fan-out of cursors " + batch.firstCursor() + ".." + batch.lastCursor()
+                        + " failed; the subscriptions it concerned are told to resync (" + DELIVERY_FAILED + ")", e);
+                resyncAll(batch);
             } finally {
                 fannedOutThrough = batch.lastCursor();
             }
@@ -263,10 +251,17 @@ public class Subscriptions {
             }
         }
         Map<Scope, Set<String>> matching = new HashMap<>();
-        toCheck.forEach((scope, pks) -> matching.put(scope, matchingOrNone(scope, pks)));
+        toCheck.forEach((scope, pks) -> matching.put(scope, matchingOrNull(scope, pks, batch)));
+        EventPayloads payloads = new EventPayloads();
         for (Pending delivery : pending) {
-            delivery.session().deliver(delivery.subscription(), delivery.event(),
-                    matching.get(delivery.scope()).contains(delivery.event().pk()));
+            Set<String> matches = matching.get(delivery.scope());
+            if (matches == null) {
+                // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
+                delivery.session().resync(delivery.subscription(), batch.lastCursor(), DELIVERY_FAILED);
+            } else {
+                delivery.session().deliver(delivery.subscription(), delivery.event(),
+                        matches.contains(delivery.event().pk()), payloads);
+            }
         }
     }
 
@@ -291,13 +286,36 @@ public class Subscriptions {
                 .toList();
     }
 
-    private Set<String> matchingOrNone(Scope scope, Set<String> pks) {
+    /** The matching subjects of one scope, or {@code null} when they cannot be decided (never guessed, G8/G10). */
+    private Set<String> matchingOrNull(Scope scope, Set<String> pks, StreamBatch batch) {
         try {
             return visibility.matching(scope.viewer(), scope.model(), scope.filter(), pks);
         } catch (RuntimeException e) {
-            // Fail closed: an object whose visibility cannot be decided is not shown (G8).
-            LOG.log(Level.WARNING, "Visibility check for " + scope.model() + " failed; treating as not visible", e);
-            return Set.of();
+            failedBatches.incrementAndGet();
+            LOG.log(Level.WARNING, "Visibility check of " + scope.model() + " for cursors " + batch.firstCursor() + ".."
+                    + batch.lastCursor() + " failed; its subscriptions are told to resync (" + DELIVERY_FAILED + ")", e);
+            return null;
+        }
+    }
+
+    /** After a failed fan-out: every subscription an event of the batch may concern resyncs past the batch. */
+    private void resyncAll(StreamBatch batch) {
+        for (StreamSession session : sessions.values()) {
+            try {
+                Set<Subscription> concerned = new HashSet<>();
+                for (StreamEvent event : batch.events()) {
+                    concerned.addAll(session.concerned(event));
+                }
+                for (Subscription subscription : concerned) {
+                    session.resync(subscription, batch.lastCursor(), DELIVERY_FAILED);
+                }
+            } catch (RuntimeException | Error e) {
+                // Not even a resync could be queued: ending the connection is the only way left to tell the client,
+                // which reconnects with its cursor.
+                LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", e);
+                close(session.subscriber());
+                session.subscriber().close("The server could not deliver cursors up to " + batch.lastCursor(), false);
+            }
         }
     }
 
@@ -310,7 +328,8 @@ public class Subscriptions {
             queued += session.queuedMessages();
             dropped += session.droppedEvents();
         }
-        return new SessionReport(sessions.size(), subscriptions, queued, dropped);
+        return new SessionReport(sessions.size(), subscriptions, queued, budget.queuedBytes(), budget.maxServerBytes(),
+                dropped, failedBatches.get());
     }
 
     private record Pending(StreamSession session, Subscription subscription, StreamEvent event, Scope scope) {

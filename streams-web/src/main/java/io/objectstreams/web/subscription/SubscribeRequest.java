@@ -1,4 +1,4 @@
-package io.objectstreams.web.socket;
+package io.objectstreams.web.subscription;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -10,13 +10,13 @@ import java.util.Set;
  * A validated {@code subscribe} message. Every field the protocol defines is checked for presence and type;
  * a field that is not part of the protocol is refused rather than ignored.
  */
-record SubscribeRequest(String kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
+public record SubscribeRequest(String kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
                         JsonValue ordering, JsonValue shape) {
 
     private static final Set<String> FIELDS = Set.of("op", "kind", "model", "pk", "filter", "filters", "cursor",
             "subscription_id", "search", "ordering", "shape");
 
-    static SubscribeRequest parse(JsonObject message) throws ProtocolError {
+    public static SubscribeRequest parse(JsonObject message) throws ProtocolError {
         for (String field : message.keySet()) {
             if (!FIELDS.contains(field)) {
                 throw new ProtocolError(ProtocolError.INVALID_REQUEST, "Unknown field '" + field + "' in subscribe");
@@ -89,7 +89,7 @@ record SubscribeRequest(String kind, String model, String pk, JsonObject filter,
                 + " (a string or an integer)");
     }
 
-    static String required(JsonObject message, String field) throws ProtocolError {
+    public static String required(JsonObject message, String field) throws ProtocolError {
         if (!message.containsKey(field)) {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, field + " is required");
         }

@@ -1,0 +1,22 @@
+package io.objectstreams.it.support.server;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Makes {@link ItNoteVisibility} fail or slow on this server: {@code it/visibility-fault?failures=1&delayMillis=0}. */
+@Path("it/visibility-fault")
+@Produces(MediaType.APPLICATION_JSON)
+public class VisibilityFaultResource {
+
+    @POST
+    public JsonObject set(@QueryParam("failures") int failures, @QueryParam("delayMillis") long delayMillis) {
+        ItNoteVisibility.FAILURES.set(failures);
+        ItNoteVisibility.DELAY_MILLIS.set(delayMillis);
+        return Json.createObjectBuilder().add("failures", failures).add("delayMillis", delayMillis).build();
+    }
+}

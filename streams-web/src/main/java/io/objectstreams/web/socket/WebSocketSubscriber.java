@@ -1,0 +1,123 @@
+package io.objectstreams.web.socket;
+
+import io.objectstreams.web.subscription.Messages;
+import io.objectstreams.web.subscription.ProtocolError;
+import io.objectstreams.web.subscription.StreamSession;
+import io.objectstreams.web.subscription.SubscribeRequest;
+import io.objectstreams.web.subscription.Subscriber;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonStructure;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.SendResult;
+import jakarta.websocket.Session;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One WebSocket connection as the engine sees it: text frames in, protocol messages out with the container's
+ * asynchronous send. Frames are parsed and dispatched here; a bad one gets a named {@code error} and the
+ * connection carries on (G12).
+ */
+final class WebSocketSubscriber implements Subscriber {
+
+    private static final Logger LOG = Logger.getLogger(WebSocketSubscriber.class.getName());
+
+    private final Session socket;
+    private final int maxFrameBytes;
+    private final ClassLoader sendLoader;
+    private StreamSession session;
+
+    /**
+     * @param sendLoader the context class loader sends run with, or {@code null} for the caller's (see
+     *                   {@link StreamsEndpoint#sendLoader})
+     */
+    WebSocketSubscriber(Session socket, int maxFrameBytes, ClassLoader sendLoader) {
+        this.socket = socket;
+        this.maxFrameBytes = maxFrameBytes;
+        this.sendLoader = sendLoader;
+    }
+
+    void attach(StreamSession engineSession) {
+        this.session = engineSession;
+    }
+
+    @Override
+    public String id() {
+        return "ws:" + socket.getId();
+    }
+
+    @Override
+    public void send(String text, Consumer<Throwable> done) {
+        Thread current = Thread.currentThread();
+        ClassLoader application = current.getContextClassLoader();
+        try {
+            if (sendLoader != null) {
+                current.setContextClassLoader(sendLoader);
+            }
+            socket.getAsyncRemote().sendText(text, (SendResult result) -> done.accept(result.isOK() ? null : result.getException()));
+        } finally {
+            current.setContextClassLoader(application);
+        }
+    }
+
+    @Override
+    public void close(String reason, boolean clientFault) {
+        CloseReason.CloseCode code = clientFault ? CloseReason.CloseCodes.VIOLATED_POLICY : CloseReason.CloseCodes.UNEXPECTED_CONDITION;
+        try {
+            socket.close(new CloseReason(code, reason));
+        } catch (IOException | IllegalStateException e) {
+            LOG.log(Level.FINE, "Closing WebSocket session " + socket.getId() + " failed", e);
+        }
+    }
+
+    /** Handles one client frame. */
+    void handle(String text) {
+        try {
+            if (tooLarge(text, maxFrameBytes)) {
+                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is larger than "
+                        + maxFrameBytes + " bytes (streams.websocket.max-frame-bytes)");
+            }
+            JsonObject message = parse(text);
+            String op = SubscribeRequest.required(message, "op");
+            switch (op) {
+                case "subscribe" -> session.subscribe(SubscribeRequest.parse(message));
+                case "unsubscribe" -> session.unsubscribe(SubscribeRequest.required(message, "subscription_id"));
+                default -> throw new ProtocolError(ProtocolError.INVALID_REQUEST,
+                        "Unknown op '" + op + "'; expected subscribe or unsubscribe");
+            }
+        } catch (ProtocolError error) {
+            session.refuse(error);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "WebSocket message on session " + socket.getId() + " failed", e);
+            session.refuse(new ProtocolError(ProtocolError.INVALID_REQUEST,
+                    "The server could not process this message (" + e.getClass().getSimpleName() + "); it is logged"));
+        }
+    }
+
+    /** UTF-8 takes 1 to 3 bytes per char (4 per surrogate pair): encode only when the length cannot decide. */
+    private static boolean tooLarge(String text, int maxBytes) {
+        if (text.length() > maxBytes) {
+            return true;
+        }
+        return text.length() * 3L > maxBytes && text.getBytes(StandardCharsets.UTF_8).length > maxBytes;
+    }
+
+    private static JsonObject parse(String text) throws ProtocolError {
+        JsonStructure structure;
+        try (JsonReader reader = Messages.JSON.createReader(new StringReader(text))) {
+            structure = reader.read();
+        } catch (JsonException | IllegalStateException e) {
+            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is not valid JSON");
+        }
+        if (!(structure instanceof JsonObject object)) {
+            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "A message must be a JSON object");
+        }
+        return object;
+    }
+}

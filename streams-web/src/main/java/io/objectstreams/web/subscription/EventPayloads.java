@@ -1,0 +1,26 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.StreamEvent;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The event payloads rendered for one batch: each event once per variant ({@code list_action}, {@code own}),
+ * shared by every subscriber that receives that variant (G15). Used by one thread at a time.
+ */
+final class EventPayloads {
+
+    private record Variant(long cursor, String listAction, boolean own) {
+    }
+
+    private final Map<Variant, String> rendered = new HashMap<>();
+
+    String of(StreamEvent event, String listAction, boolean own) {
+        return rendered.computeIfAbsent(new Variant(event.cursor(), listAction, own),
+                v -> Messages.eventPayload(event, listAction, own));
+    }
+
+    int size() {
+        return rendered.size();
+    }
+}

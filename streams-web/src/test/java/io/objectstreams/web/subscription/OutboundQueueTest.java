@@ -1,0 +1,183 @@
+package io.objectstreams.web.subscription;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.EventOperation;
+import io.objectstreams.StreamEvent;
+import io.objectstreams.web.filter.Filter;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** The outbound queue's byte bounds, per connection and per server, and its slow-consumer collapse (G10, G15). */
+class OutboundQueueTest {
+
+    /** A client that reads only when told to: sends complete when {@link #read} is called. */
+    static final class StalledClient implements Subscriber {
+        final List<String> received = new ArrayList<>();
+        final List<Consumer<Throwable>> pending = new ArrayList<>();
+        final List<String> inFlight = new ArrayList<>();
+        String closedBecause;
+
+        @Override
+        public String id() {
+            return "test";
+        }
+
+        @Override
+        public void send(String text, Consumer<Throwable> done) {
+            inFlight.add(text);
+            pending.add(done);
+        }
+
+        @Override
+        public void close(String reason, boolean clientFault) {
+            closedBecause = reason;
+        }
+
+        /** Completes every send in flight, and the ones they trigger, until the queue is empty. */
+        List<JsonObject> read() {
+            List<JsonObject> messages = new ArrayList<>();
+            while (!pending.isEmpty()) {
+                Consumer<Throwable> done = pending.remove(0);
+                String text = inFlight.remove(0);
+                received.add(text);
+                messages.add(Json.createReader(new StringReader(text)).readObject());
+                done.accept(null);
+            }
+            return messages;
+        }
+    }
+
+    private static StreamEvent event(long cursor) {
+        return new StreamEvent(cursor, "store.CustomerOrder", "1", "object", EventOperation.UPDATED, List.of("status"),
+                42, null, null, Instant.now());
+    }
+
+    private static Subscription subscription(String id) {
+        return new Subscription(id, new SubscribeRequest("model", "store.CustomerOrder", null, null, id, null, null, null),
+                Filter.NONE);
+    }
+
+    @Test
+    void aQueuedEventCostsItsEntryAndItsStrings() {
+        StalledClient client = new StalledClient();
+        OutboundBudget budget = new OutboundBudget(1 << 20, 64 << 20, () -> 1);
+        OutboundQueue queue = new OutboundQueue(client, budget, Runnable::run);
+        Subscription subscription = subscription("s1");
+        String payload = Messages.eventPayload(event(1), "changed", false);
+        for (int i = 1; i <= 3; i++) {
+            queue.event(subscription, i, payload);
+        }
+        // The first is in flight; two wait.
+        long each = OutboundQueue.ENTRY_BYTES + subscription.eventHead().length() + payload.length();
+        assertThat(queue.queuedBytes()).isEqualTo(2 * each);
+        assertThat(budget.queuedBytes()).isEqualTo(2 * each);
+        assertThat(client.read()).hasSize(3);
+        assertThat(queue.queuedBytes()).isZero();
+        assertThat(budget.queuedBytes()).isZero();
+    }
+
+    @Test
+    void eventMessagesAreTheSubscriptionHeadAndTheSharedPayload() {
+        StalledClient client = new StalledClient();
+        OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
+        queue.event(subscription("a\"b"), 7, Messages.eventPayload(event(7), "added", true));
+        JsonObject message = client.read().get(0);
+        assertThat(message.getString("type")).isEqualTo("event");
+        assertThat(message.getString("subscription_id")).isEqualTo("a\"b");
+        assertThat(message.getJsonNumber("cursor").longValue()).isEqualTo(7);
+        assertThat(message.getJsonObject("subject").getString("model")).isEqualTo("store.CustomerOrder");
+        assertThat(message.getJsonObject("subject").getString("pk")).isEqualTo("1");
+        assertThat(message.getString("list_action")).isEqualTo("added");
+        assertThat(message.getBoolean("fetch")).isTrue();
+        assertThat(message.getBoolean("own")).isTrue();
+        assertThat(message.getString("transaction_id")).isEqualTo("42");
+        assertThat(message.getJsonArray("changed_fields").getString(0)).isEqualTo("status");
+    }
+
+    @Test
+    void overTheConnectionBudgetQueuedEventsCollapseToOneResyncPerSubscription() {
+        StalledClient client = new StalledClient();
+        OutboundBudget budget = new OutboundBudget(16 * 1024, 64 << 20, () -> 1);
+        OutboundQueue queue = new OutboundQueue(client, budget, Runnable::run);
+        Subscription first = subscription("first");
+        Subscription second = subscription("second");
+        int events = 200;
+        for (int cursor = 1; cursor <= events; cursor++) {
+            queue.event(cursor % 2 == 0 ? first : second, cursor, Messages.eventPayload(event(cursor), "changed", false));
+            assertThat(queue.queuedBytes()).isLessThanOrEqualTo(16 * 1024);
+        }
+        assertThat(queue.droppedEvents()).isPositive();
+        List<JsonObject> messages = client.read();
+        List<JsonObject> resyncs = messages.stream().filter(m -> m.getString("type").equals("resync_required")).toList();
+        assertThat(resyncs).extracting(m -> m.getString("subscription_id")).containsExactlyInAnyOrder("first", "second");
+        assertThat(resyncs).allSatisfy(m -> assertThat(m.getString("reason")).isEqualTo("slow_consumer"));
+        // Every event the client did not get is covered: it got the events after the newest resync cursor.
+        long resyncedThrough = resyncs.stream().mapToLong(m -> m.getJsonNumber("cursor").longValue()).max().orElseThrow();
+        long lastEvent = messages.stream().filter(m -> m.getString("type").equals("event"))
+                .mapToLong(m -> m.getJsonNumber("cursor").longValue()).max().orElse(0);
+        assertThat(Math.max(resyncedThrough, lastEvent)).isEqualTo(events);
+        assertThat(budget.queuedBytes()).isZero();
+    }
+
+    @Test
+    void overTheServerBudgetAConnectionKeepsOnlyItsFairShare() {
+        AtomicInteger connections = new AtomicInteger(4);
+        long server = 64 * 1024;
+        OutboundBudget budget = new OutboundBudget(1 << 20, server, connections::get);
+        List<StalledClient> clients = new ArrayList<>();
+        List<OutboundQueue> queues = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            StalledClient client = new StalledClient();
+            clients.add(client);
+            queues.add(new OutboundQueue(client, budget, Runnable::run));
+        }
+        Subscription subscription = subscription("s");
+        String payload = Messages.eventPayload(event(1), "changed", false);
+        for (int cursor = 1; cursor <= 2_000; cursor++) {
+            for (OutboundQueue queue : queues) {
+                queue.event(subscription, cursor, payload);
+            }
+            long oneMessage = OutboundQueue.ENTRY_BYTES + subscription.eventHead().length() + payload.length();
+            assertThat(budget.queuedBytes()).isLessThanOrEqualTo(server + 4 * oneMessage);
+        }
+        for (OutboundQueue queue : queues) {
+            assertThat(queue.droppedEvents()).isPositive();
+        }
+        for (StalledClient client : clients) {
+            assertThat(client.read()).anySatisfy(m -> assertThat(m.getString("reason", "")).isEqualTo("slow_consumer"));
+        }
+    }
+
+    @Test
+    void discardReturnsTheBytesToTheServerBudget() {
+        OutboundBudget budget = new OutboundBudget(1 << 20, 64 << 20, () -> 1);
+        OutboundQueue queue = new OutboundQueue(new StalledClient(), budget, Runnable::run);
+        Subscription subscription = subscription("s");
+        for (int cursor = 1; cursor <= 10; cursor++) {
+            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), "changed", false));
+        }
+        assertThat(budget.queuedBytes()).isPositive();
+        queue.discard();
+        assertThat(budget.queuedBytes()).isZero();
+        queue.event(subscription, 11, "x");
+        assertThat(budget.queuedBytes()).as("a closed queue takes nothing").isZero();
+    }
+
+    @Test
+    void aClientThatNeverReadsItsRepliesIsDisconnected() {
+        StalledClient client = new StalledClient();
+        OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
+        for (int i = 0; i <= OutboundQueue.CONTROL_SLACK + 1; i++) {
+            queue.control(Messages.unsubscribed("s" + i));
+        }
+        assertThat(client.closedBecause).contains("unread replies");
+    }
+}

@@ -1,0 +1,59 @@
+package io.objectstreams.web.subscription;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import org.junit.jupiter.api.Test;
+
+/** Request parsing: every field checked, nothing unknown ignored (G12). */
+class SubscribeRequestTest {
+
+    private static SubscribeRequest parse(String json) throws ProtocolError {
+        JsonObject message = Json.createReader(new StringReader(json)).readObject();
+        return SubscribeRequest.parse(message);
+    }
+
+    private static void refused(String json, String code, String inMessage) {
+        assertThatThrownBy(() -> parse(json)).isInstanceOf(ProtocolError.class)
+                .satisfies(e -> assertThat(((ProtocolError) e).code()).isEqualTo(code))
+                .hasMessageContaining(inMessage);
+    }
+
+    @Test
+    void objectIsTheDefaultKindAndAnIntegerPkIsText() throws ProtocolError {
+        SubscribeRequest request = parse("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":12,\"cursor\":5}");
+        assertThat(request.kind()).isEqualTo("object");
+        assertThat(request.pk()).isEqualTo("12");
+        assertThat(request.cursor()).isEqualTo(5L);
+        assertThat(request.isObject()).isTrue();
+    }
+
+    @Test
+    void filtersComeAsFilterOrItsAliasButNotBoth() throws ProtocolError {
+        assertThat(parse("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"m\",\"filters\":{\"status\":\"open\"}}")
+                .filter().getString("status")).isEqualTo("open");
+        assertThat(parse("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"m\"}").filter()).isEmpty();
+        refused("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"m\",\"filter\":{},\"filters\":{}}",
+                ProtocolError.INVALID_REQUEST, "not both");
+        refused("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"m\",\"filter\":[1]}",
+                ProtocolError.INVALID_REQUEST, "JSON object");
+    }
+
+    @Test
+    void badFieldsGetNamedErrors() {
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"colour\":1}", ProtocolError.INVALID_REQUEST, "colour");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"search\":\"x\"}", ProtocolError.UNSUPPORTED_SEARCH, "filter");
+        refused("{\"op\":\"subscribe\",\"kind\":\"set\",\"model\":\"m\"}", ProtocolError.INVALID_REQUEST, "kind");
+        refused("{\"op\":\"subscribe\",\"pk\":\"1\"}", ProtocolError.INVALID_REQUEST, "model");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\"}", ProtocolError.INVALID_REQUEST, "pk");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":1.5}", ProtocolError.INVALID_REQUEST, "pk");
+        refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"pk\":\"1\"}", ProtocolError.INVALID_REQUEST, "pk");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":-1}", ProtocolError.INVALID_REQUEST, "cursor");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":\"7\"}", ProtocolError.INVALID_REQUEST, "cursor");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":1e30}", ProtocolError.INVALID_REQUEST, "cursor");
+        refused("{\"op\":\"subscribe\",\"model\":7,\"pk\":\"1\"}", ProtocolError.INVALID_REQUEST, "model");
+    }
+}
