@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * The CDI event each server instance fires, on its delivery thread, for every batch of newly assigned
  * cursors: events in strictly increasing, gap-free cursor order, each cursor exactly once per instance
- * (G5, G7). Observe it with {@code @Observes StreamBatch}; observers must return quickly and must not
- * throw (a failing observer is logged and does not stop delivery).
+ * (G5, G7). Observe it with {@code @Observes StreamBatch}. The delivery thread that fires it is not the
+ * thread that assigns cursors, so a slow observer delays this instance's delivery and nothing else; observers
+ * should still return quickly, and one that throws is logged and does not stop delivery.
  *
  * @param events the batch, never empty, ordered by cursor
  */

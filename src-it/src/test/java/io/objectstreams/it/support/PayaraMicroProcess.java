@@ -128,6 +128,11 @@ public final class PayaraMicroProcess implements ServerProcess {
     }
 
     @Override
+    public long jvmPid() {
+        return process.pid();
+    }
+
+    @Override
     public String threadDump() throws IOException, InterruptedException {
         return ServerProcess.threadDump(process.pid());
     }

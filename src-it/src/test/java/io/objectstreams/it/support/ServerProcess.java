@@ -18,7 +18,12 @@ public interface ServerProcess extends AutoCloseable {
 
     /** Starts a server deploying {@code archive}, with the test database's settings plus {@code env}. */
     static ServerProcess start(String name, File archive, Map<String, String> env) {
-        return Deployments.server().equals("wildfly")
+        return start(Deployments.server(), name, archive, env);
+    }
+
+    /** Starts a server of the given kind ({@code payara-micro} with a WAR, {@code wildfly} with an EAR). */
+    static ServerProcess start(String server, String name, File archive, Map<String, String> env) {
+        return server.equals("wildfly")
                 ? WildFlyProcess.start(name, archive, env)
                 : PayaraMicroProcess.start(name, Ports.free(), archive, env);
     }
@@ -76,6 +81,9 @@ public interface ServerProcess extends AutoCloseable {
 
     /** Asks the server to stop (SIGTERM) and waits; returns whether it exited within the bound. */
     boolean stopGracefully(Duration timeout) throws InterruptedException;
+
+    /** The process id of the server's JVM (for {@code jcmd} and {@code jstat}). */
+    long jvmPid();
 
     /** A thread dump of the server's JVM, taken with {@code jcmd}. */
     String threadDump() throws IOException, InterruptedException;

@@ -139,10 +139,14 @@ public final class WildFlyProcess implements ServerProcess {
     }
 
     @Override
-    public String threadDump() throws IOException, InterruptedException {
-        long jvm = process.descendants().filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
+    public long jvmPid() {
+        return process.descendants().filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
                 .findFirst().map(ProcessHandle::pid).orElseThrow(() -> new IllegalStateException("no WildFly JVM"));
-        return ServerProcess.threadDump(jvm);
+    }
+
+    @Override
+    public String threadDump() throws IOException, InterruptedException {
+        return ServerProcess.threadDump(jvmPid());
     }
 
     @Override

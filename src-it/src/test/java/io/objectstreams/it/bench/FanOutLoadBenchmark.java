@@ -1,0 +1,286 @@
+package io.objectstreams.it.bench;
+
+import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.PayaraMicroProcess;
+import io.objectstreams.it.support.Ports;
+import io.objectstreams.it.support.ServerProcess;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.TestDatabase;
+import java.io.File;
+import java.net.URI;
+import java.net.URL;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.postgresql.PGConnection;
+
+/**
+ * {@code mvn -pl src-it -Pbench package}: fan-out under load, as a new user would try it, on each server with the
+ * demo's heap ({@code -Xmx512m -XX:+UseSerialGC}).
+ *
+ * <p>N WebSocket connections, a third each for alice, bob and carol, each with one model subscription on
+ * {@code store.CustomerOrder}; alice owns every order written, so each write is owed to two thirds of the
+ * connections and to none of bob's. Phases, each on the same connections:
+ * <ol>
+ *   <li>sequential latency: one writer, pausing 20 ms between writes;</li>
+ *   <li>capacity: 4 writers at a combined {@code bench.rate} writes/s for {@code bench.seconds};</li>
+ *   <li>overload: 8 writers as fast as they can for {@code bench.seconds}, then a fresh subscription.</li>
+ * </ol>
+ * Reports deliveries/s, drain time, latency, health response time, heap and GC of the server (jstat), and checks
+ * that every connection got every event or a {@code resync_required}, and that bob got nothing. Prints figures and
+ * writes SVG plots to {@code bench.output}; asserts nothing about speed.
+ */
+public final class FanOutLoadBenchmark {
+
+    private static final List<String> SERVERS = List.of(System.getProperty("bench.servers", "payara-micro,wildfly").split(","));
+    private static final int[] CONNECTIONS = Arrays.stream(System.getProperty("bench.connections", "1000,5000").split(","))
+            .mapToInt(Integer::parseInt).toArray();
+    private static final int RATE = Integer.getInteger("bench.rate", 75);
+    private static final Duration LOAD_TIME = Duration.ofSeconds(Integer.getInteger("bench.seconds", 20));
+    private static final int LATENCY_WRITES = Integer.getInteger("bench.latency.writes", 200);
+    private static final Path OUTPUT = Path.of(System.getProperty("bench.output", "../docs/benchmarks"));
+
+    private FanOutLoadBenchmark() {
+    }
+
+    /** One run's figures. */
+    record Result(String server, int connections, double notifyRttMs, double[] latencyMs, LoadFigures capacity,
+                  LoadFigures overload, long freshSubscriptionMs) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TestDatabase.start();
+        List<Result> results = new ArrayList<>();
+        try {
+            for (String server : SERVERS) {
+                for (int connections : CONNECTIONS) {
+                    results.add(run(server, connections));
+                }
+            }
+        } finally {
+            TestDatabase.stop();
+        }
+        print(results);
+        LoadPlots.write(OUTPUT, results);
+    }
+
+    private static Result run(String kind, int connections) throws Exception {
+        File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
+        System.out.printf("%n== %s, %d connections ==%n", kind, connections);
+        try (ServerProcess server = kind.equals("wildfly")
+                ? ServerProcess.start("wildfly", "load-" + connections, archive, Map.of())
+                : PayaraMicroProcess.start("load-" + connections, Ports.free(), archive, Map.of())) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            awaitReady(server.healthRoot());
+            URL store = server.deployment();
+            double rtt = notifyRoundTripMillis();
+            StoreClient alice = StoreClient.as("alice", store);
+            long[] orders = new long[8];
+            for (int i = 0; i < orders.length; i++) {
+                orders[i] = alice.createOrder("{\"status\":\"open\",\"total\":" + (i + 1) + "}");
+            }
+            try (LoadClients clients = LoadClients.open(store, connections)) {
+                System.out.printf("%d connections open; server heap after GC: %s%n", connections,
+                        ServerStats.heapAfterFullGc(server.jvmPid()));
+                double[] latency = sequentialLatency(store, clients, orders[0]);
+                System.out.printf("sequential write->event ms: p50 %.1f p95 %.1f p99 %.1f max %.1f (NOTIFY round trip %.2f ms)%n",
+                        latency[0], latency[1], latency[2], latency[3], rtt);
+                LoadFigures capacity = load(server, store, clients, Arrays.copyOf(orders, 4), RATE);
+                System.out.println("capacity: " + capacity);
+                LoadFigures overload = load(server, store, clients, orders, 0);
+                System.out.println("overload: " + overload);
+                long fresh = freshSubscription(store, orders[0]);
+                System.out.printf("fresh subscription after overload: event in %d ms%n", fresh);
+                return new Result(kind, connections, rtt, latency, capacity, overload, fresh);
+            }
+        }
+    }
+
+    /** One writer, 20 ms between writes: every (write, owed connection) latency, as p50/p95/p99/max in ms. */
+    private static double[] sequentialLatency(URL store, LoadClients clients, long order) throws Exception {
+        StoreClient alice = StoreClient.as("alice", store);
+        clients.reset();
+        long[] committedAt = new long[LATENCY_WRITES];
+        for (int i = 0; i < LATENCY_WRITES; i++) {
+            patch(alice, order, i);
+            committedAt[i] = System.nanoTime();
+            Thread.sleep(20);
+        }
+        clients.awaitOwed(Map.of(order, (long) LATENCY_WRITES), Duration.ofSeconds(60));
+        long[] latencies = clients.latencies(order, committedAt);
+        return new double[] {pct(latencies, 50), pct(latencies, 95), pct(latencies, 99), pct(latencies, 100)};
+    }
+
+    /** Writers on the given orders, paced to {@code rate} writes/s together (0: as fast as they can). */
+    private static LoadFigures load(ServerProcess server, URL store, LoadClients clients, long[] orders, int rate)
+            throws Exception {
+        clients.reset();
+        ServerStats before = ServerStats.read(server.jvmPid());
+        Map<Long, AtomicLong> written = new LinkedHashMap<>();
+        for (long order : orders) {
+            written.put(order, new AtomicLong());
+        }
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<Thread> writers = new ArrayList<>();
+        long start = System.nanoTime();
+        for (long order : orders) {
+            StoreClient alice = StoreClient.as("alice", store);
+            long intervalNanos = rate == 0 ? 0 : 1_000_000_000L * orders.length / rate;
+            Thread writer = new Thread(() -> {
+                long next = System.nanoTime();
+                while (writing.get()) {
+                    patch(alice, order, (int) written.get(order).get());
+                    written.get(order).incrementAndGet();
+                    next += intervalNanos;
+                    long sleep = next - System.nanoTime();
+                    if (sleep > 0) {
+                        try {
+                            Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }
+            });
+            writers.add(writer);
+            writer.start();
+        }
+        long maxHealthMs = 0;
+        long maxHeapUsed = 0;
+        long maxQueuedBytes = 0;
+        long maxUndelivered = 0;
+        for (long end = start + LOAD_TIME.toNanos(); System.nanoTime() < end; Thread.sleep(500)) {
+            long asked = System.nanoTime();
+            Health.Check health = Health.listener(server.healthRoot(), "ready");
+            maxHealthMs = Math.max(maxHealthMs, (System.nanoTime() - asked) / 1_000_000);
+            maxQueuedBytes = Math.max(maxQueuedBytes, health.number("queuedBytes"));
+            maxUndelivered = Math.max(maxUndelivered, health.number("lastAssignedCursor") - health.number("lastDeliveredCursor"));
+            maxHeapUsed = Math.max(maxHeapUsed, ServerStats.read(server.jvmPid()).heapUsed());
+        }
+        writing.set(false);
+        for (Thread writer : writers) {
+            writer.join();
+        }
+        long lastWrite = System.nanoTime();
+        Map<Long, Long> owed = new LinkedHashMap<>();
+        written.forEach((order, count) -> owed.put(order, count.get()));
+        long drainHealthMs = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!clients.allServed(owed) && System.nanoTime() < deadline) {
+            long asked = System.nanoTime();
+            Health.listener(server.healthRoot(), "ready");
+            drainHealthMs = Math.max(drainHealthMs, (System.nanoTime() - asked) / 1_000_000);
+            Thread.sleep(100);
+        }
+        ServerStats after = ServerStats.read(server.jvmPid());
+        long writes = owed.values().stream().mapToLong(Long::longValue).sum();
+        long lastArrival = clients.lastArrival();
+        return new LoadFigures(writes / ((lastWrite - start) / 1e9), clients.delivered() / ((lastArrival - start) / 1e9),
+                clients.delivered(), writes * clients.owedConnections(), Math.max(0, (lastArrival - lastWrite) / 1_000_000),
+                clients.unserved(owed), clients.resyncs(), clients.bobEvents(), Math.max(maxHealthMs, drainHealthMs),
+                maxHeapUsed, after.gcMillis() - before.gcMillis(), after.fullGcs() - before.fullGcs(), maxQueuedBytes,
+                maxUndelivered);
+    }
+
+    /** After the overload: a new connection subscribes, a write follows; how long until its event arrives. */
+    private static long freshSubscription(URL store, long order) throws Exception {
+        try (LoadClients fresh = LoadClients.open(store, 1, "carol")) {
+            fresh.reset();
+            long start = System.nanoTime();
+            patch(StoreClient.as("alice", store), order, -1);
+            fresh.awaitOwed(Map.of(order, 1L), Duration.ofSeconds(15));
+            return (fresh.lastArrival() - start) / 1_000_000;
+        } catch (IllegalStateException notInTime) {
+            return -1;
+        }
+    }
+
+    private static void patch(StoreClient alice, long order, int n) {
+        int status = alice.patch("api/orders/" + order, "{\"note\":\"n" + n + "\"}").status();
+        if (status != 200) {
+            throw new IllegalStateException("write failed with HTTP " + status);
+        }
+    }
+
+    /** The raw PostgreSQL LISTEN/NOTIFY round trip on the test database, median of 200, in ms. */
+    static double notifyRoundTripMillis() throws Exception {
+        try (Connection listener = TestDatabase.connect(); Connection notifier = TestDatabase.connect();
+             Statement listen = listener.createStatement(); Statement notify = notifier.createStatement()) {
+            listen.execute("LISTEN bench_rtt");
+            PGConnection pg = listener.unwrap(PGConnection.class);
+            long[] rtts = new long[200];
+            for (int i = 0; i < rtts.length; i++) {
+                long start = System.nanoTime();
+                notify.execute("NOTIFY bench_rtt");
+                while (pg.getNotifications(1000).length == 0) {
+                    Thread.onSpinWait();
+                }
+                rtts[i] = System.nanoTime() - start;
+            }
+            return pct(rtts, 50);
+        }
+    }
+
+    static double pct(long[] nanos, int percentile) {
+        if (nanos.length == 0) {
+            return Double.NaN;
+        }
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        int index = Math.max(0, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1);
+        return sorted[index] / 1e6;
+    }
+
+    private static void awaitReady(URI healthRoot) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            try {
+                if (Health.listener(healthRoot, "ready").up()) {
+                    return;
+                }
+            } catch (RuntimeException | AssertionError notYet) {
+                // not serving health yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the listener did not become ready");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private static void print(List<Result> results) {
+        System.out.println();
+        System.out.println("| server | connections | NOTIFY rtt ms | sequential p50 ms | p99 ms | max ms | p99 / rtt |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
+        for (Result r : results) {
+            System.out.printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %.0f |%n", r.server(), r.connections(), r.notifyRttMs(),
+                    r.latencyMs()[0], r.latencyMs()[2], r.latencyMs()[3], r.latencyMs()[2] / r.notifyRttMs());
+        }
+        System.out.println();
+        System.out.println("| server | connections | phase | writes/s | deliveries/s | drain ms | unserved | resyncs"
+                + " | bob's events | max health ms | max heap MB | GC ms | full GCs | max queued MB |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        for (Result r : results) {
+            for (var phase : List.of(Map.entry("capacity", r.capacity()), Map.entry("overload", r.overload()))) {
+                LoadFigures f = phase.getValue();
+                System.out.printf("| %s | %d | %s | %.0f | %.0f | %d | %d | %s | %d | %d | %d | %d | %d | %.1f |%n",
+                        r.server(), r.connections(), phase.getKey(), f.writesPerSecond(), f.deliveriesPerSecond(),
+                        f.drainMillis(), f.unserved(), f.resyncs(), f.bobEvents(), f.maxHealthMillis(),
+                        f.maxHeapUsed() >> 20, f.gcMillis(), f.fullGcs(), f.maxQueuedBytes() / 1048576.0);
+            }
+        }
+        System.out.println();
+        for (Result r : results) {
+            System.out.printf("%s, %d connections: a fresh subscription after the overload got its event in %d ms%n",
+                    r.server(), r.connections(), r.freshSubscriptionMs());
+        }
+    }
+}
