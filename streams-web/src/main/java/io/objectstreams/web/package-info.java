@@ -1,7 +1,6 @@
 /**
- * The client-facing transports: the WebSocket endpoint, the SSE resource and the browser client. They
- * speak the protocol and hold sessions; subscription decisions (visibility, membership, replay) belong to
- * {@code streams-ejb}. Filled in by the WebSocket and SSE issues; for now this module only carries the
- * web fragment that marks it for inclusion in the application's WAR.
+ * The client-facing side, packaged as a web fragment for the application's WAR: the subscription engine shared
+ * by every transport ({@code subscription}), the WebSocket transport ({@code socket}), visibility and filters.
+ * It reads the outbox and the listener only through {@code io.objectstreams.feed} in {@code streams-ejb}.
  */
 package io.objectstreams.web;

@@ -75,9 +75,12 @@ public final class FanOutLoadBenchmark {
     private static Result run(String kind, int connections) throws Exception {
         File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
         System.out.printf("%n== %s, %d connections ==%n", kind, connections);
+        // -Dbench.server.options: JVM options for the server, e.g. a profiler agent (JAVA_TOOL_OPTIONS).
+        Map<String, String> env = System.getProperty("bench.server.options", "").isBlank() ? Map.of()
+                : Map.of("JAVA_TOOL_OPTIONS", System.getProperty("bench.server.options"));
         try (ServerProcess server = kind.equals("wildfly")
-                ? ServerProcess.start("wildfly", "load-" + connections, archive, Map.of())
-                : PayaraMicroProcess.start("load-" + connections, Ports.free(), archive, Map.of())) {
+                ? ServerProcess.start("wildfly", "load-" + connections, archive, env)
+                : PayaraMicroProcess.start("load-" + connections, Ports.free(), archive, env)) {
             server.awaitStarted(Duration.ofMinutes(3));
             awaitReady(server.healthRoot());
             URL store = server.deployment();
@@ -124,6 +127,10 @@ public final class FanOutLoadBenchmark {
             throws Exception {
         clients.reset();
         ServerStats before = ServerStats.read(server.jvmPid());
+        long serverCpuBefore = ServerStats.cpuMillis(server.jvmPid());
+        long clientCpuBefore = ServerStats.cpuMillis(ProcessHandle.current().pid());
+        ServerStats.profileIfAsked(server.jvmPid(), (rate == 0 ? "overload" : "capacity") + "-" + clients.size(),
+                LOAD_TIME);
         Map<Long, AtomicLong> written = new LinkedHashMap<>();
         for (long order : orders) {
             written.put(order, new AtomicLong());
@@ -181,13 +188,15 @@ public final class FanOutLoadBenchmark {
             Thread.sleep(100);
         }
         ServerStats after = ServerStats.read(server.jvmPid());
+        long serverCpu = ServerStats.cpuMillis(server.jvmPid()) - serverCpuBefore;
+        long clientCpu = ServerStats.cpuMillis(ProcessHandle.current().pid()) - clientCpuBefore;
         long writes = owed.values().stream().mapToLong(Long::longValue).sum();
         long lastArrival = clients.lastArrival();
         return new LoadFigures(writes / ((lastWrite - start) / 1e9), clients.delivered() / ((lastArrival - start) / 1e9),
                 clients.delivered(), writes * clients.owedConnections(), Math.max(0, (lastArrival - lastWrite) / 1_000_000),
                 clients.unserved(owed), clients.resyncs(), clients.bobEvents(), Math.max(maxHealthMs, drainHealthMs),
                 maxHeapUsed, after.gcMillis() - before.gcMillis(), after.fullGcs() - before.fullGcs(), maxQueuedBytes,
-                maxUndelivered);
+                maxUndelivered, serverCpu, clientCpu);
     }
 
     /** After the overload: a new connection subscribes, a write follows; how long until its event arrives. */
@@ -266,15 +275,18 @@ public final class FanOutLoadBenchmark {
         }
         System.out.println();
         System.out.println("| server | connections | phase | writes/s | deliveries/s | drain ms | unserved | resyncs"
-                + " | bob's events | max health ms | max heap MB | GC ms | full GCs | max queued MB |");
-        System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+                + " | bob's events | max health ms | max heap MB | GC ms | full GCs | max queued MB"
+                + " | server CPU µs per delivery | client CPU µs per delivery |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         for (Result r : results) {
             for (var phase : List.of(Map.entry("capacity", r.capacity()), Map.entry("overload", r.overload()))) {
                 LoadFigures f = phase.getValue();
-                System.out.printf("| %s | %d | %s | %.0f | %.0f | %d | %d | %s | %d | %d | %d | %d | %d | %.1f |%n",
+                System.out.printf("| %s | %d | %s | %.0f | %.0f | %d | %d | %s | %d | %d | %d | %d | %d | %.1f | %.1f | %.1f |%n",
                         r.server(), r.connections(), phase.getKey(), f.writesPerSecond(), f.deliveriesPerSecond(),
                         f.drainMillis(), f.unserved(), f.resyncs(), f.bobEvents(), f.maxHealthMillis(),
-                        f.maxHeapUsed() >> 20, f.gcMillis(), f.fullGcs(), f.maxQueuedBytes() / 1048576.0);
+                        f.maxHeapUsed() >> 20, f.gcMillis(), f.fullGcs(), f.maxQueuedBytes() / 1048576.0,
+                        f.serverCpuMillis() * 1000.0 / Math.max(1, f.delivered()),
+                        f.clientCpuMillis() * 1000.0 / Math.max(1, f.delivered()));
             }
         }
         System.out.println();

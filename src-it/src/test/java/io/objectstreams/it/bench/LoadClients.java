@@ -117,6 +117,10 @@ final class LoadClients implements AutoCloseable {
         return latencies.stream().mapToLong(Long::longValue).toArray();
     }
 
+    int size() {
+        return all.size();
+    }
+
     long delivered() {
         return all.stream().mapToLong(c -> c.events.get()).sum();
     }

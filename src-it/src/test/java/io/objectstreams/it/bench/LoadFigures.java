@@ -17,17 +17,20 @@ package io.objectstreams.it.bench;
  * @param fullGcs             server full collections during the phase
  * @param maxQueuedBytes      the most bytes the server's outbound queues held (health samples)
  * @param maxUndelivered      the most cursors assigned but not yet fanned out (health samples)
+ * @param serverCpuMillis     CPU the server process used during the phase (it also served the writes)
+ * @param clientCpuMillis     CPU the benchmark's own process (writers and connections) used during the phase
  */
 record LoadFigures(double writesPerSecond, double deliveriesPerSecond, long delivered, long owed, long drainMillis,
                    long unserved, String resyncs, long bobEvents, long maxHealthMillis, long maxHeapUsed, long gcMillis,
-                   long fullGcs, long maxQueuedBytes, long maxUndelivered) {
+                   long fullGcs, long maxQueuedBytes, long maxUndelivered, long serverCpuMillis, long clientCpuMillis) {
 
     @Override
     public String toString() {
         return String.format("%.0f writes/s, %.0f deliveries/s (%d of %d owed), drained %d ms after the last write,"
                         + " %d unserved, resyncs %s, bob got %d, health <= %d ms, heap <= %d MB, GC %d ms (%d full),"
-                        + " queued <= %.1f MB, undelivered cursors <= %d",
+                        + " queued <= %.1f MB, undelivered cursors <= %d, CPU ms server %d client %d",
                 writesPerSecond, deliveriesPerSecond, delivered, owed, drainMillis, unserved, resyncs, bobEvents,
-                maxHealthMillis, maxHeapUsed >> 20, gcMillis, fullGcs, maxQueuedBytes / 1048576.0, maxUndelivered);
+                maxHealthMillis, maxHeapUsed >> 20, gcMillis, fullGcs, maxQueuedBytes / 1048576.0, maxUndelivered,
+                serverCpuMillis, clientCpuMillis);
     }
 }

@@ -15,10 +15,34 @@ record ServerStats(long heapUsed, long gcMillis, long fullGcs) {
         return new ServerStats(usedKb * 1024, Math.round(gc.get("GCT") * 1000), Math.round(gc.get("FGC")));
     }
 
+    /** CPU time (user + system) the process and its threads have used so far, in ms, from /proc. */
+    static long cpuMillis(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return ticks * 10;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Heap in use right after a full collection (jcmd GC.run), in MB: what the server retains. */
     static String heapAfterFullGc(long pid) {
         run(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid), "GC.run");
         return (read(pid).heapUsed() >> 20) + " MB";
+    }
+
+    /**
+     * With {@code -Dbench.profile=true}, records the server with Java Flight Recorder for {@code duration}, into
+     * {@code target/<name>.jfr} (read it with {@code jfr print --events jdk.ExecutionSample}).
+     */
+    static void profileIfAsked(long pid, String name, java.time.Duration duration) {
+        if (Boolean.getBoolean("bench.profile")) {
+            String file = Path.of("target", name + ".jfr").toAbsolutePath().toString();
+            System.out.println(run(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
+                    "JFR.start", "duration=" + duration.toSeconds() + "s", "settings=profile", "filename=" + file).trim());
+        }
     }
 
     private static Map<String, Double> jstat(long pid) {

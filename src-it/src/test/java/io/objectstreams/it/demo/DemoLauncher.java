@@ -1,14 +1,18 @@
 package io.objectstreams.it.demo;
 
 import io.objectstreams.it.support.PayaraMicroProcess;
+import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.TestDatabase;
+import io.objectstreams.it.support.WildFlyProcess;
+import java.io.File;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code mvn -Pdemo package}: starts an embedded PostgreSQL and Payara Micro with the demo store, prints
- * where to look, and runs until interrupted (Ctrl-C), then stops both.
+ * {@code mvn -Pdemo package}: starts an embedded PostgreSQL and the demo store, prints where to look, and runs
+ * until interrupted (Ctrl-C), then stops both. {@code -Ddemo.server=wildfly} runs the EAR on WildFly instead of
+ * the WAR on Payara Micro.
  */
 public final class DemoLauncher {
 
@@ -17,8 +21,13 @@ public final class DemoLauncher {
 
     public static void main(String[] args) throws Exception {
         int httpPort = Integer.getInteger("demo.http.port", 8080);
+        boolean wildfly = System.getProperty("demo.server", "payara-micro").equals("wildfly");
         TestDatabase.start();
-        PayaraMicroProcess server = PayaraMicroProcess.start("demo", httpPort, Map.of());
+        String name = wildfly ? "WildFly" : "Payara Micro";
+        String log = wildfly ? "src-it/target/wildfly-demo/console.log" : "src-it/target/micro-demo/server.log";
+        ServerProcess server = wildfly
+                ? WildFlyProcess.start("demo", new File(System.getProperty("streams.it.ear")), Map.of(), httpPort - 8080)
+                : PayaraMicroProcess.start("demo", httpPort, Map.of());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -30,17 +39,18 @@ public final class DemoLauncher {
                 stopped.countDown();
             }
         }));
-        System.out.println("Starting Payara Micro with the demo store (log: src-it/target/micro-demo/server.log) ...");
+        System.out.println("Starting " + name + " with the demo store (log: " + log + ") ...");
         server.awaitStarted(Duration.ofMinutes(3));
         if (!server.isAlive() || server.log().contains("StreamsException")) {
-            System.out.println("The demo failed to start; see src-it/target/micro-demo/server.log");
+            System.out.println("The demo failed to start; see " + log);
             System.exit(1);
         }
         String base = "http://localhost:" + httpPort;
         System.out.println();
-        System.out.println("Object Streams demo store is running.");
+        System.out.println("Object Streams demo store is running on " + name + ".");
         System.out.println("  REST API : " + base + "/store/api/orders   (HTTP Basic: alice/alice-pw, bob/bob-pw, carol/carol-pw)");
-        System.out.println("  Health   : " + base + "/health");
+        System.out.println("  WebSocket: " + base.replace("http", "ws") + "/store/streams/ws");
+        System.out.println("  Health   : " + server.healthRoot().resolve("/health"));
         System.out.println("  Database : " + TestDatabase.url() + " (user postgres), table streams_outbox");
         System.out.println("  Try      : curl -u alice:alice-pw -H 'Content-Type: application/json' \\");
         System.out.println("               -d '{\"status\":\"open\",\"total\":12.50}' " + base + "/store/api/orders");

@@ -34,6 +34,11 @@ public final class WildFlyProcess implements ServerProcess {
     }
 
     static WildFlyProcess start(String name, File archive, Map<String, String> env) {
+        return start(name, archive, env, Ports.freeBase(1000, 20000, 1, 8080, 9990, 8443, 9993));
+    }
+
+    /** Starts WildFly with every port moved by {@code offset} (0: HTTP on 8080, management and health on 9990). */
+    public static WildFlyProcess start(String name, File archive, Map<String, String> env, int offset) {
         try {
             Path home = Path.of(required("jboss.home"));
             Path base = Path.of("target", "wildfly-" + name).toAbsolutePath();
@@ -45,7 +50,6 @@ public final class WildFlyProcess implements ServerProcess {
             Path deployed = base.resolve("deployments").resolve("object-streams.ear");
             Files.copy(archive.toPath(), deployed, StandardCopyOption.REPLACE_EXISTING);
             // Every port derives from 8080, 9990, 8443 or 9993 plus the offset.
-            int offset = Ports.freeBase(1000, 20000, 1, 8080, 9990, 8443, 9993);
             Map<String, String> db = TestDatabase.serverEnvironment();
             List<String> command = List.of(home.resolve("bin/standalone.sh").toString(),
                     "-Djboss.server.base.dir=" + base,

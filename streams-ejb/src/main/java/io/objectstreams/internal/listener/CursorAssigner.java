@@ -40,10 +40,7 @@ public final class CursorAssigner {
 
     /** The highest cursor assigned so far (0 before the first). */
     public static long lastCursor(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT last_cursor FROM streams_cursor_state WHERE id = 1")) {
-            return rs.next() ? rs.getLong(1) : 0;
-        }
+        return OutboxReader.cursorState(connection).lastCursor();
     }
 
     /**

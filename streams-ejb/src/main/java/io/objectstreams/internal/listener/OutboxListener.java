@@ -12,6 +12,7 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
+import jakarta.ejb.LocalBean;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -37,6 +38,7 @@ import java.util.logging.Logger;
  * managed thread, not the managed executor, because it never ends while the application is deployed.
  */
 @Singleton
+@LocalBean
 @Startup
 @DependsOn("StreamsBootstrap")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
@@ -131,6 +133,11 @@ public class OutboxListener implements ListenerProbe {
                 listening ? (assignerRole ? "assigner" : "follower") : "none",
                 lastAssigned, Math.max(delivery.delivered(), 0), lastWakeup, error,
                 backlog == null ? -1 : backlog.rows(), oldest, config.maxBacklogAge(), backlogError);
+    }
+
+    /** The last cursor handed to this instance's transports; 0 before delivery started. */
+    public long deliveredCursor() {
+        return Math.max(delivery.delivered(), 0);
     }
 
     private record Backlog(long rows, Duration oldest, Instant measuredAt) {

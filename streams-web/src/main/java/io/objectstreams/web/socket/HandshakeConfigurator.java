@@ -1,8 +1,7 @@
 package io.objectstreams.web.socket;
 
 import io.objectstreams.Viewer;
-import io.objectstreams.internal.config.Origins;
-import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.http.HttpServletRequest;
@@ -42,12 +41,7 @@ public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
         if (origin == null || origin.isBlank()) {
             return true;
         }
-        Set<String> allowed = CDI.current().select(StreamsConfig.class).get().allowedOrigins();
-        if (allowed.contains("*")) {
-            return true;
-        }
-        Optional<String> normalized = Origins.normalize(origin);
-        if (normalized.isPresent() && (allowed.contains(normalized.get()) || normalized.equals(ownOrigin()))) {
+        if (CDI.current().select(StreamsFeed.class).get().settings().allowsOrigin(origin, ownOrigin())) {
             return true;
         }
         LOG.fine(() -> "Refused a WebSocket handshake from origin " + origin + " (streams.websocket.allowed-origins)");
@@ -58,7 +52,7 @@ public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
     private static Optional<String> ownOrigin() {
         try {
             HttpServletRequest request = CDI.current().select(HttpServletRequest.class).get();
-            return Origins.normalize(request.getScheme() + "://" + request.getHeader("Host"));
+            return Optional.of(request.getScheme() + "://" + request.getHeader("Host"));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "The handshake request is not available to compare origins; refusing", e);
             return Optional.empty();

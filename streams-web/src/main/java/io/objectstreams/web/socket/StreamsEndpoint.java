@@ -1,7 +1,8 @@
 package io.objectstreams.web.socket;
 
 import io.objectstreams.Viewer;
-import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.web.subscription.SubscriptionEngine;
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
@@ -32,18 +33,19 @@ public class StreamsEndpoint {
     SubscriptionEngine engine;
 
     @Inject
-    StreamsConfig config;
+    StreamsFeed feed;
 
     private WebSocketSubscriber subscriber;
 
     @OnOpen
     public void open(Session session, EndpointConfig endpointConfig) {
         Viewer viewer = HandshakeConfigurator.viewer(session, endpointConfig);
+        TransportSettings settings = feed.settings();
         // The container closes the session on a frame above its buffer (1009); leave room above the protocol's
         // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
         session.setMaxTextMessageBufferSize(CONTAINER_FRAME_BYTES);
-        session.setMaxIdleTimeout(config.maxIdle().toMillis());
-        subscriber = new WebSocketSubscriber(session, config.maxFrameBytes(), sendLoader());
+        session.setMaxIdleTimeout(settings.maxIdle().toMillis());
+        subscriber = new WebSocketSubscriber(session, settings.maxFrameBytes(), sendLoader(settings));
         subscriber.attach(engine.open(subscriber, viewer));
     }
 
@@ -73,7 +75,7 @@ public class StreamsEndpoint {
      * acts, so sends run with the platform class loader, which has nothing to scan. With an idle timeout, the
      * timer closes the session in that context, so the application's loader stays.
      */
-    private ClassLoader sendLoader() {
-        return config.maxIdle().isZero() ? ClassLoader.getPlatformClassLoader() : null;
+    private static ClassLoader sendLoader(TransportSettings settings) {
+        return settings.maxIdle().isZero() ? ClassLoader.getPlatformClassLoader() : null;
     }
 }

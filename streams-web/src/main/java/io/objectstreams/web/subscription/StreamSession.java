@@ -72,7 +72,7 @@ public final class StreamSession {
             }
         }
         Filter filter = engine.filter(viewer, request);
-        Subscription subscription = new Subscription(id, request, filter);
+        Subscription subscription = new Subscription(id, request, filter, viewer);
         long cursor = engine.register(this, subscription);
         SubscriptionEngine.Start start;
         try {
@@ -123,7 +123,16 @@ public final class StreamSession {
 
     /** The subscriptions an event may concern, for the engine's membership queries. */
     synchronized List<Subscription> concerned(StreamEvent event) {
-        return subscriptions.values().stream().filter(s -> s.concerns(event)).toList();
+        List<Subscription> concerned = null;
+        for (Subscription subscription : subscriptions.values()) {
+            if (subscription.concerns(event)) {
+                if (concerned == null) {
+                    concerned = new ArrayList<>(2);
+                }
+                concerned.add(subscription);
+            }
+        }
+        return concerned == null ? List.of() : concerned;
     }
 
     /** Hands one live event to a subscription; it is sent if it has an effect there. */

@@ -20,14 +20,16 @@ final class Subscription {
     private final String id;
     private final SubscribeRequest request;
     private final Filter filter;
+    private final Scope scope;
     private final String eventHead;
     private Set<String> members = new HashSet<>();
     private long sentThrough;
 
-    Subscription(String id, SubscribeRequest request, Filter filter) {
+    Subscription(String id, SubscribeRequest request, Filter filter, io.objectstreams.Viewer viewer) {
         this.id = id;
         this.request = request;
         this.filter = filter;
+        this.scope = new Scope(viewer, request.model(), filter);
         this.eventHead = Messages.eventHead(id);
     }
 
@@ -45,6 +47,11 @@ final class Subscription {
 
     Filter filter() {
         return filter;
+    }
+
+    /** The (viewer, model, filter) whose membership query decides this subscription's events. */
+    Scope scope() {
+        return scope;
     }
 
     /** The opening of this subscription's event messages, rendered once (see {@link Messages#eventPayload}). */

@@ -6,10 +6,11 @@ import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
+import io.objectstreams.feed.CursorState;
+import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.health.ListenerProbes;
 import io.objectstreams.health.SessionReport;
-import io.objectstreams.internal.config.StreamsConfig;
-import io.objectstreams.internal.listener.OutboxReader;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.filter.FilterDeclarations;
 import io.objectstreams.web.filter.InvalidFilterException;
@@ -22,11 +23,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,7 +66,7 @@ public class SubscriptionEngine {
     Visibility visibility;
 
     @Inject
-    StreamsConfig config;
+    StreamsFeed feed;
 
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;
@@ -78,6 +79,7 @@ public class SubscriptionEngine {
     private final AtomicLong failedBatches = new AtomicLong();
     private final Supplier<SessionReport> report = this::report;
     private OutboundBudget budget;
+    private TransportSettings settings;
 
     /**
      * Starts the sending of queued messages, off the delivery thread. A send costs the container real work (on
@@ -92,11 +94,12 @@ public class SubscriptionEngine {
 
     @PostConstruct
     void start() {
-        int count = config.senderThreads();
+        settings = feed.settings();
+        int count = settings.senderThreads();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
         pool.allowCoreThreadTimeOut(true);
         senders = pool;
-        budget = new OutboundBudget(config.maxConnectionBytes(), config.maxServerBytes(), sessions::size);
+        budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
         ListenerProbes.registerSessions(report);
     }
 
@@ -122,7 +125,7 @@ public class SubscriptionEngine {
     }
 
     int maxSubscriptions() {
-        return config.maxSubscriptions();
+        return settings.maxSubscriptions();
     }
 
     long maxConnectionBytes() {
@@ -164,8 +167,7 @@ public class SubscriptionEngine {
     long register(StreamSession session, Subscription subscription) {
         synchronized (fanOut) {
             session.add(subscription);
-            long listener = ListenerProbes.current().map(p -> p.report().lastDeliveredCursor()).orElse(0L);
-            return Math.max(fannedOutThrough, Math.max(listener, 0));
+            return Math.max(fannedOutThrough, feed.deliveredCursor());
         }
     }
 
@@ -176,8 +178,10 @@ public class SubscriptionEngine {
      */
     Start start(Viewer viewer, Subscription subscription, long cursor) throws ProtocolError {
         SubscribeRequest request = subscription.request();
-        try (Connection connection = config.dataSource().getConnection()) {
-            OutboxReader.CursorState state = OutboxReader.cursorState(connection);
+        try {
+            // Each read below takes and returns its own pooled connection: holding one while the membership query
+            // waits for another would let concurrent subscribes exhaust the pool and wait on each other.
+            CursorState state = feed.cursorState();
             Long from = request.cursor();
             if (from != null && from > state.lastCursor()) {
                 throw new ProtocolError(ProtocolError.INVALID_CURSOR, "Cursor " + from
@@ -195,9 +199,8 @@ public class SubscriptionEngine {
                 return from < cursor ? new Start(members, cursor, List.of(), "cursor_replay_unavailable")
                         : new Start(members, from, List.of(), null);
             }
-            int limit = config.replayLimit();
-            List<StreamEvent> missed = OutboxReader.readSubjectAfter(connection, request.model(), request.pk(), from,
-                    limit + 1);
+            int limit = settings.replayLimit();
+            List<StreamEvent> missed = feed.subjectAfter(request.model(), request.pk(), from, limit + 1);
             if (missed.size() > limit) {
                 return new Start(members, cursor, List.of(), "object_replay_limit_exceeded");
             }
@@ -210,7 +213,7 @@ public class SubscriptionEngine {
     }
 
     private Set<String> members(Viewer viewer, Subscription subscription) throws ProtocolError {
-        int max = config.maxMemberPks();
+        int max = settings.maxMemberPks();
         Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
         if (members.size() > max) {
             throw new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
@@ -240,21 +243,25 @@ public class SubscriptionEngine {
     private void fanOut(StreamBatch batch) {
         List<StreamEvent> events = relevant(batch.events());
         List<Pending> pending = new ArrayList<>();
-        Map<Scope, Set<String>> toCheck = new HashMap<>();
+        // Grouped first by scope instance (one per subscription, no equality checks), then merged by equal scope.
+        Map<Scope, Set<String>> bySubscriptionScope = new IdentityHashMap<>();
         for (StreamSession session : sessions.values()) {
             for (StreamEvent event : events) {
                 for (Subscription subscription : session.concerned(event)) {
-                    Scope scope = new Scope(session.viewer(), event.model(), subscription.filter());
-                    pending.add(new Pending(session, subscription, event, scope));
-                    toCheck.computeIfAbsent(scope, k -> new HashSet<>()).add(event.pk());
+                    pending.add(new Pending(session, subscription, event));
+                    bySubscriptionScope.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(event.pk());
                 }
             }
         }
+        Map<Scope, Set<String>> toCheck = new HashMap<>();
+        bySubscriptionScope.forEach((scope, pks) -> toCheck.computeIfAbsent(scope, k -> new HashSet<>()).addAll(pks));
         Map<Scope, Set<String>> matching = new HashMap<>();
         toCheck.forEach((scope, pks) -> matching.put(scope, matchingOrNull(scope, pks, batch)));
+        Map<Scope, Set<String>> matchingByInstance = new IdentityHashMap<>();
+        bySubscriptionScope.keySet().forEach(scope -> matchingByInstance.put(scope, matching.get(scope)));
         EventPayloads payloads = new EventPayloads();
         for (Pending delivery : pending) {
-            Set<String> matches = matching.get(delivery.scope());
+            Set<String> matches = matchingByInstance.get(delivery.subscription().scope());
             if (matches == null) {
                 // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
                 delivery.session().resync(delivery.subscription(), batch.lastCursor(), DELIVERY_FAILED);
@@ -332,10 +339,6 @@ public class SubscriptionEngine {
                 dropped, failedBatches.get());
     }
 
-    private record Pending(StreamSession session, Subscription subscription, StreamEvent event, Scope scope) {
-    }
-
-    /** One membership query's worth: a viewer, a model, a filter. */
-    private record Scope(Viewer viewer, String model, Filter filter) {
+    private record Pending(StreamSession session, Subscription subscription, StreamEvent event) {
     }
 }

@@ -2,7 +2,7 @@ package io.objectstreams.web.visibility;
 
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
-import io.objectstreams.internal.capture.ModelLabels;
+import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.web.filter.Filter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
@@ -126,7 +126,7 @@ public class Visibility {
     }
 
     private EntityManagerFactory factory(VisibilityPolicy<?> policy) {
-        return factories.computeIfAbsent(ModelLabels.of(policy.entity()),
+        return factories.computeIfAbsent(StreamsFeed.modelLabel(policy.entity()),
                 model -> policy.entityManager().getEntityManagerFactory());
     }
 
@@ -153,7 +153,7 @@ public class Visibility {
         if (map == null) {
             map = new HashMap<>();
             for (VisibilityPolicy<?> policy : beans) {
-                String model = ModelLabels.of(policy.entity());
+                String model = StreamsFeed.modelLabel(policy.entity());
                 if (map.putIfAbsent(model, policy) != null) {
                     throw new IllegalStateException("Two VisibilityPolicy beans govern " + model + "; keep one");
                 }

@@ -62,7 +62,7 @@ class OutboundQueueTest {
 
     private static Subscription subscription(String id) {
         return new Subscription(id, new SubscribeRequest("model", "store.CustomerOrder", null, null, id, null, null, null),
-                Filter.NONE);
+                Filter.NONE, io.objectstreams.Viewer.anonymous());
     }
 
     @Test

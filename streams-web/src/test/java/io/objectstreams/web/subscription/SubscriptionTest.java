@@ -19,7 +19,7 @@ class SubscriptionTest {
 
     private static Subscription started(Set<String> members, long cursor) {
         Subscription subscription = new Subscription("s", new SubscribeRequest("model", "m", null, null, "s", null, null,
-                null), Filter.NONE);
+                null), Filter.NONE, io.objectstreams.Viewer.anonymous());
         subscription.start(members, cursor);
         return subscription;
     }
@@ -51,7 +51,7 @@ class SubscriptionTest {
     @Test
     void anObjectSubscriptionConcernsOnlyItsObject() {
         Subscription object = new Subscription("o", new SubscribeRequest("object", "m", "1", null, "o", null, null, null),
-                Filter.NONE);
+                Filter.NONE, io.objectstreams.Viewer.anonymous());
         assertThat(object.concerns(event(1, "1", EventOperation.UPDATED))).isTrue();
         assertThat(object.concerns(event(1, "2", EventOperation.UPDATED))).isFalse();
         assertThat(started(Set.of(), 0).concerns(new StreamEvent(1, "other", "1", "object", EventOperation.UPDATED,

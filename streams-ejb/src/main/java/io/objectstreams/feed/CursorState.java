@@ -1,0 +1,10 @@
+package io.objectstreams.feed;
+
+/**
+ * Where the outbox stands.
+ *
+ * @param lastCursor    the highest cursor assigned so far (0 before the first)
+ * @param prunedThrough how far retention has deleted (the watermark): rows at or below it are gone
+ */
+public record CursorState(long lastCursor, long prunedThrough) {
+}
