@@ -378,6 +378,36 @@ class SetSubscriptionsIT {
         }
     }
 
+    /**
+     * Many clients subscribing at once, as when a page opens for many users: every subscription starts. Each
+     * subscribe reads the cursor state and the membership one pooled connection at a time; holding one while
+     * waiting for another let 200 simultaneous subscribes exhaust a 32-connection pool and fail after its wait.
+     */
+    @Test
+    void twoHundredSimultaneousSubscribesAllStart() throws Exception {
+        List<StreamClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 200; i++) {
+                clients.add(StreamClient.connect(base, i % 2 == 0 ? "alice" : "carol"));
+            }
+            clients.parallelStream().forEach(c -> c.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"subscription_id\":\"all\"}"));
+            for (StreamClient client : clients) {
+                JsonObject reply = client.poll(90);
+                assertThat(reply).as("a reply to every subscribe").isNotNull();
+                assertThat(reply.getString("type")).as("%s", reply).isEqualTo("subscribed");
+            }
+            long order = StoreClient.as("alice", base).createOrder("{\"status\":\"open\",\"total\":3}");
+            for (StreamClient client : clients) {
+                JsonObject event = client.next();
+                assertThat(event.getString("list_action")).isEqualTo("added");
+                assertThat(event.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(order));
+            }
+        } finally {
+            clients.forEach(StreamClient::close);
+        }
+    }
+
     @Test
     void aClientThatStopsReadingIsToldToResyncAndDelaysNobody() throws Exception {
         String note = StoreClient.as("alice", base).post("api/it/capture/non-streamed", null).object().getString("result");
