@@ -46,6 +46,8 @@ public final class FanOutLoadBenchmark {
     private static final int RATE = Integer.getInteger("bench.rate", 75);
     private static final Duration LOAD_TIME = Duration.ofSeconds(Integer.getInteger("bench.seconds", 20));
     private static final int LATENCY_WRITES = Integer.getInteger("bench.latency.writes", 200);
+    /** Idle connections for the heap-per-connection measurement; 0 skips it. */
+    private static final int IDLE_CONNECTIONS = Integer.getInteger("bench.idle", 10_000);
     private static final Path OUTPUT = Path.of(System.getProperty("bench.output", "../docs/benchmarks"));
 
     private FanOutLoadBenchmark() {
@@ -59,16 +61,27 @@ public final class FanOutLoadBenchmark {
     public static void main(String[] args) throws Exception {
         TestDatabase.start();
         List<Result> results = new ArrayList<>();
+        Map<String, double[]> idle = new LinkedHashMap<>();
         try {
             for (String server : SERVERS) {
                 for (int connections : CONNECTIONS) {
                     results.add(run(server, connections));
+                }
+                if (IDLE_CONNECTIONS > 0) {
+                    idle.put(server, idleHeap(server, IDLE_CONNECTIONS));
                 }
             }
         } finally {
             TestDatabase.stop();
         }
         print(results);
+        if (!idle.isEmpty()) {
+            System.out.println();
+            System.out.println("| server | idle connections | heap after full GC before, MB | after, MB | KB per connection |");
+            System.out.println("| --- | --- | --- | --- | --- |");
+            idle.forEach((server, f) -> System.out.printf("| %s | %d | %.0f | %.0f | %.1f |%n", server, IDLE_CONNECTIONS,
+                    f[0] / 1048576, f[1] / 1048576, (f[1] - f[0]) / 1024 / IDLE_CONNECTIONS));
+        }
         LoadPlots.write(OUTPUT, results);
     }
 
@@ -103,6 +116,28 @@ public final class FanOutLoadBenchmark {
                 long fresh = freshSubscription(store, orders[0]);
                 System.out.printf("fresh subscription after overload: event in %d ms%n", fresh);
                 return new Result(kind, connections, rtt, latency, capacity, overload, fresh);
+            }
+        }
+    }
+
+    /** Retained heap before and after opening {@code count} connections, each with one model subscription. */
+    private static double[] idleHeap(String kind, int count) throws Exception {
+        File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
+        System.out.printf("%n== %s, %d idle connections ==%n", kind, count);
+        try (ServerProcess server = kind.equals("wildfly")
+                ? ServerProcess.start("wildfly", "idle", archive, Map.of())
+                : PayaraMicroProcess.start("idle", Ports.free(), archive, Map.of())) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            awaitReady(server.healthRoot());
+            try (LoadClients warm = LoadClients.open(server.deployment(), 30)) {
+                System.out.println("warmed up with " + warm.size() + " connections");
+            }
+            Thread.sleep(2_000);
+            long before = ServerStats.retainedHeap(server.jvmPid());
+            try (LoadClients clients = LoadClients.open(server.deployment(), count)) {
+                long after = ServerStats.retainedHeap(server.jvmPid());
+                System.out.printf("%d connections: retained heap %d MB -> %d MB%n", clients.size(), before >> 20, after >> 20);
+                return new double[] {before, after};
             }
         }
     }

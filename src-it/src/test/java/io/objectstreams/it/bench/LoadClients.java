@@ -2,8 +2,6 @@ package io.objectstreams.it.bench;
 
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,8 +9,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,16 +16,19 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Many WebSocket connections, each with one model subscription on {@code store.CustomerOrder}, cycling through
- * alice, bob and carol. Messages are recognised by their opening bytes rather than parsed, so the client costs the
- * shared machine as little as possible; per connection it counts events per order, resyncs by reason, and, for
+ * alice, bob and carol, over {@link RawWebSockets}. Messages are recognised by their opening bytes rather than
+ * parsed, so the client costs the shared machine as little as possible; per connection it counts events per order, resyncs by reason, and, for
  * the order being timed, each event's arrival time.
  */
 final class LoadClients implements AutoCloseable {
 
     private static final String[] USERS = {"alice", "bob", "carol"};
-    private static final int HTTP_CLIENTS = 4;
+    private static final int SELECTOR_THREADS = 2;
+    private static final byte[] EVENT = "{\"type\":\"event\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SUBJECT_PK = "\"subject\":{\"model\":".getBytes(StandardCharsets.US_ASCII);
 
     private final List<Conn> all = new ArrayList<>();
+    private RawWebSockets sockets;
 
     static LoadClients open(URL store, int count) throws InterruptedException {
         return open(store, count, null);
@@ -38,27 +37,16 @@ final class LoadClients implements AutoCloseable {
     /** Opens {@code count} connections as {@code user}, or cycling through the three users when {@code null}. */
     static LoadClients open(URL store, int count, String user) throws InterruptedException {
         LoadClients clients = new LoadClients();
+        clients.sockets = new RawWebSockets(SELECTOR_THREADS);
         URI endpoint = URI.create(store.toString().replaceFirst("^http", "ws")).resolve("streams/ws");
-        HttpClient[] http = new HttpClient[HTTP_CLIENTS];
-        for (int i = 0; i < http.length; i++) {
-            http[i] = HttpClient.newHttpClient();
-        }
         for (int from = 0; from < count; from += 200) {
-            List<CompletableFuture<WebSocket>> opening = new ArrayList<>();
             List<Conn> batch = new ArrayList<>();
             for (int i = from; i < Math.min(count, from + 200); i++) {
                 Conn conn = new Conn(user != null ? user : USERS[i % 3]);
+                conn.socket = clients.sockets.connect(endpoint, "Basic " + Base64.getEncoder().encodeToString(
+                                (conn.user + ":" + conn.user + "-pw").getBytes(StandardCharsets.UTF_8)),
+                        "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"store.CustomerOrder\"}", conn);
                 batch.add(conn);
-                opening.add(http[i % http.length].newWebSocketBuilder()
-                        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-                                (conn.user + ":" + conn.user + "-pw").getBytes(StandardCharsets.UTF_8)))
-                        .connectTimeout(Duration.ofSeconds(30))
-                        .buildAsync(endpoint, conn));
-            }
-            for (int i = 0; i < batch.size(); i++) {
-                Conn conn = batch.get(i);
-                conn.socket = opening.get(i).join();
-                conn.socket.sendText("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"store.CustomerOrder\"}", true).join();
                 clients.all.add(conn);
             }
             for (Conn conn : batch) {
@@ -145,25 +133,30 @@ final class LoadClients implements AutoCloseable {
 
     @Override
     public void close() {
-        List<CompletableFuture<WebSocket>> closing = new ArrayList<>();
-        for (Conn conn : all) {
-            if (conn.socket != null) {
-                closing.add(conn.socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(5, TimeUnit.SECONDS)
-                        .exceptionally(e -> null));
-            }
-        }
-        closing.forEach(CompletableFuture::join);
-        all.forEach(c -> c.socket.abort());
+        all.forEach(c -> c.socket.close());
+        sockets.close();
     }
 
-    private static final class Conn implements WebSocket.Listener {
+    /** Whether {@code pattern} occurs in {@code b} at {@code at}. */
+    private static boolean at(byte[] b, int at, int end, byte[] pattern) {
+        if (at + pattern.length > end) {
+            return false;
+        }
+        for (int i = 0; i < pattern.length; i++) {
+            if (b[at + i] != pattern[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final class Conn implements RawWebSockets.Listener {
         final String user;
         final CountDownLatch subscribed = new CountDownLatch(1);
         final Map<Long, AtomicLong> counts = new ConcurrentHashMap<>();
         final Map<String, AtomicLong> resyncs = new ConcurrentHashMap<>();
         final AtomicLong events = new AtomicLong();
-        final StringBuilder partial = new StringBuilder();
-        volatile WebSocket socket;
+        volatile RawWebSockets.Connection socket;
         volatile long last;
         /** Arrival times of the events of the first order seen since the last reset (the timed one). */
         long[] arrivals = new long[64];
@@ -193,30 +186,39 @@ final class LoadClients implements AutoCloseable {
         }
 
         @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean complete) {
-            long arrival = System.nanoTime();
-            partial.append(data);
-            if (complete) {
-                String text = partial.toString();
-                partial.setLength(0);
-                if (text.startsWith("{\"type\":\"event\"")) {
-                    event(text, arrival);
-                } else if (text.contains("\"type\":\"subscribed\"")) {
-                    subscribed.countDown();
-                } else if (text.contains("\"type\":\"resync_required\"")) {
-                    int at = text.indexOf("\"reason\":\"") + 10;
-                    resyncs.computeIfAbsent(text.substring(at, text.indexOf('"', at)), r -> new AtomicLong()).incrementAndGet();
-                } else {
-                    System.out.println("unexpected message on a " + user + " connection: " + text);
-                }
+        public void onText(byte[] b, int offset, int length, long arrival) {
+            int end = offset + length;
+            if (at(b, offset, end, EVENT)) {
+                event(b, offset, end, arrival);
+                return;
             }
-            webSocket.request(1);
-            return null;
+            String text = new String(b, offset, length, StandardCharsets.UTF_8);
+            if (text.contains("\"type\":\"subscribed\"")) {
+                subscribed.countDown();
+            } else if (text.contains("\"type\":\"resync_required\"")) {
+                int reason = text.indexOf("\"reason\":\"") + 10;
+                resyncs.computeIfAbsent(text.substring(reason, text.indexOf('"', reason)), r -> new AtomicLong())
+                        .incrementAndGet();
+            } else {
+                System.out.println("unexpected message on a " + user + " connection: " + text);
+            }
         }
 
-        private void event(String text, long arrival) {
-            int subject = text.indexOf("\"pk\":\"", text.indexOf("\"subject\"")) + 6;
-            long order = Long.parseLong(text.substring(subject, text.indexOf('"', subject)));
+        /** Reads the subject's pk straight from the bytes: {@code "subject":{"model":"...","pk":"123"}}. */
+        private void event(byte[] b, int offset, int end, long arrival) {
+            int i = offset + EVENT.length;
+            while (i < end && !at(b, i, end, SUBJECT_PK)) {
+                i++;
+            }
+            i += SUBJECT_PK.length + 1;
+            while (i < end && b[i] != '"') {
+                i++;
+            }
+            i += 8; // ","pk":"
+            long order = 0;
+            while (i < end && b[i] != '"') {
+                order = order * 10 + (b[i++] - '0');
+            }
             counts.computeIfAbsent(order, o -> new AtomicLong()).incrementAndGet();
             events.incrementAndGet();
             last = arrival;

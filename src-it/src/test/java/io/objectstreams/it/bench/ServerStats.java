@@ -29,8 +29,13 @@ record ServerStats(long heapUsed, long gcMillis, long fullGcs) {
 
     /** Heap in use right after a full collection (jcmd GC.run), in MB: what the server retains. */
     static String heapAfterFullGc(long pid) {
+        return (retainedHeap(pid) >> 20) + " MB";
+    }
+
+    /** Heap in use right after a full collection, in bytes. */
+    static long retainedHeap(long pid) {
         run(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid), "GC.run");
-        return (read(pid).heapUsed() >> 20) + " MB";
+        return read(pid).heapUsed();
     }
 
     /**

@@ -31,4 +31,16 @@ class InvalidConfigurationIT {
             assertThat(response.statusCode()).as("the application must not be serving").isEqualTo(404);
         }
     }
+
+    @Test
+    void theRetiredQueueCountKeyFailsDeploymentNamingItsReplacement() throws Exception {
+        try (ServerProcess server = ServerProcess.start("retired-key", Deployments.storeFile("retired-key"),
+                Map.of("STREAMS_WEBSOCKET_OUTBOUND_QUEUE", "5000"))) {
+            server.awaitStarted(Duration.ofMinutes(3));
+
+            assertThat(server.log())
+                    .contains("streams.websocket.outbound-queue is no longer read")
+                    .contains("streams.outbound.max-connection-bytes");
+        }
+    }
 }

@@ -151,6 +151,16 @@ public final class TestDatabase {
     }
 
     /** Listener sessions (application name {@code object-streams-listener}) open on the database now. */
+    /** The highest cursor assigned so far, or -1 while some committed outbox row still has none. */
+    public static long assignedThrough() throws SQLException {
+        try (Connection c = connect(); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE cursor IS NULL), coalesce(max(cursor), 0)"
+                     + " FROM streams_outbox")) {
+            rs.next();
+            return rs.getLong(1) > 0 ? -1 : rs.getLong(2);
+        }
+    }
+
     public static int listenerSessions() throws SQLException {
         try (Connection c = connect(); Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery(

@@ -1,0 +1,284 @@
+package io.objectstreams.it.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A deliberately small WebSocket client for load: plain NIO, a few selector threads for thousands of
+ * connections, text frames handed over as bytes without decoding. The JDK's client costs about as much CPU per
+ * message as the server under test does, which on a shared two-core machine measured the client rather than the
+ * server. Enough of RFC 6455 for this use: the handshake, unmasked server frames (fragmented or not), masked
+ * client text frames, close and ping.
+ */
+final class RawWebSockets implements AutoCloseable {
+
+    /** Receives each complete text message: {@code length} bytes from {@code offset}, valid only during the call. */
+    interface Listener {
+        void onText(byte[] buffer, int offset, int length, long arrivalNanos);
+    }
+
+    private final Loop[] loops;
+    private int next;
+
+    RawWebSockets(int threads) {
+        loops = new Loop[threads];
+        for (int i = 0; i < threads; i++) {
+            loops[i] = new Loop();
+            Thread thread = new Thread(loops[i], "raw-websocket-" + i);
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    /** Connects (blocking handshake), sends {@code firstMessage}, then reads on a selector thread. */
+    Connection connect(URI endpoint, String authorization, String firstMessage, Listener listener) {
+        try {
+            SocketChannel channel = SocketChannel.open(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
+            channel.socket().setTcpNoDelay(true);
+            String key = Base64.getEncoder().encodeToString(ThreadLocalRandom.current().ints(16, 0, 256)
+                    .collect(java.io.ByteArrayOutputStream::new, (o, b) -> o.write(b), (a, b) -> { }).toByteArray());
+            String request = "GET " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":"
+                    + endpoint.getPort() + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
+                    + "\r\nSec-WebSocket-Version: 13\r\nAuthorization: " + authorization + "\r\n\r\n";
+            writeFully(channel, ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
+            ByteBuffer in = ByteBuffer.allocate(1 << 16);
+            int headerEnd;
+            while ((headerEnd = headerEnd(in)) < 0) {
+                if (channel.read(in) < 0) {
+                    throw new IOException("connection closed during the handshake");
+                }
+            }
+            String head = new String(in.array(), 0, headerEnd, StandardCharsets.US_ASCII);
+            if (!head.startsWith("HTTP/1.1 101")) {
+                throw new IOException("handshake refused: " + head.lines().findFirst().orElse(head));
+            }
+            in.flip();
+            in.position(headerEnd);
+            in.compact();
+            Connection connection = new Connection(channel, in, listener);
+            connection.sendText(firstMessage);
+            channel.configureBlocking(false);
+            Loop loop = loops[next++ % loops.length];
+            loop.pending.add(connection);
+            loop.selector.wakeup();
+            return connection;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Loop loop : loops) {
+            loop.running = false;
+            loop.selector.wakeup();
+        }
+    }
+
+    private static int headerEnd(ByteBuffer in) {
+        byte[] b = in.array();
+        for (int i = 3; i < in.position(); i++) {
+            if (b[i - 3] == '\r' && b[i - 2] == '\n' && b[i - 1] == '\r' && b[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    private static void writeFully(SocketChannel channel, ByteBuffer data) throws IOException {
+        while (data.hasRemaining()) {
+            channel.write(data);
+        }
+    }
+
+    /** One connection: its read buffer and the message being assembled from fragments. */
+    static final class Connection {
+        private final SocketChannel channel;
+        private ByteBuffer in;
+        private final Listener listener;
+        private byte[] message = new byte[0];
+        private int messageLength;
+
+        Connection(SocketChannel channel, ByteBuffer in, Listener listener) {
+            this.channel = channel;
+            this.in = in;
+            this.listener = listener;
+        }
+
+        /** Sends one masked text frame; blocking, for the rare client message. */
+        synchronized void sendText(String text) throws IOException {
+            byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer frame = ByteBuffer.allocate(payload.length + 14);
+            frame.put((byte) 0x81);
+            if (payload.length < 126) {
+                frame.put((byte) (0x80 | payload.length));
+            } else if (payload.length < 65536) {
+                frame.put((byte) (0x80 | 126)).putShort((short) payload.length);
+            } else {
+                frame.put((byte) (0x80 | 127)).putLong(payload.length);
+            }
+            byte[] mask = new byte[4];
+            ThreadLocalRandom.current().nextBytes(mask);
+            frame.put(mask);
+            for (int i = 0; i < payload.length; i++) {
+                frame.put((byte) (payload[i] ^ mask[i & 3]));
+            }
+            frame.flip();
+            boolean blocking = channel.isBlocking();
+            while (frame.hasRemaining()) {
+                if (channel.write(frame) == 0 && !blocking) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+
+        /** Sends a close frame and closes the socket. */
+        void close() {
+            try {
+                sendFrame(0x88, new byte[] {0x03, (byte) 0xe8});
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closed
+            }
+        }
+
+        private synchronized void sendFrame(int first, byte[] payload) throws IOException {
+            ByteBuffer frame = ByteBuffer.allocate(payload.length + 6);
+            frame.put((byte) first).put((byte) (0x80 | payload.length)).put(new byte[4]).put(payload).flip();
+            while (frame.hasRemaining()) {
+                channel.write(frame);
+            }
+        }
+
+        /** Reads what is available and hands over every complete message; false once the peer closed. */
+        boolean read() throws IOException {
+            int read = channel.read(in);
+            long arrival = System.nanoTime();
+            if (read < 0) {
+                return false;
+            }
+            in.flip();
+            while (true) {
+                int start = in.position();
+                if (in.remaining() < 2) {
+                    break;
+                }
+                int b0 = in.get(start) & 0xff;
+                int b1 = in.get(start + 1) & 0x7f;
+                int header = 2;
+                long length = b1;
+                if (b1 == 126) {
+                    if (in.remaining() < 4) {
+                        break;
+                    }
+                    length = in.getShort(start + 2) & 0xffff;
+                    header = 4;
+                } else if (b1 == 127) {
+                    if (in.remaining() < 10) {
+                        break;
+                    }
+                    length = in.getLong(start + 2);
+                    header = 10;
+                }
+                if (header + length > in.capacity()) {
+                    ByteBuffer larger = ByteBuffer.allocate((int) (header + length) * 2);
+                    larger.put(in);
+                    in = larger;
+                    in.flip();
+                    continue;
+                }
+                if (in.remaining() < header + length) {
+                    break;
+                }
+                int opcode = b0 & 0x0f;
+                boolean fin = (b0 & 0x80) != 0;
+                int payloadStart = start + header;
+                if (opcode == 0x1 || opcode == 0x0) {
+                    if (fin && opcode == 0x1) {
+                        listener.onText(in.array(), payloadStart, (int) length, arrival);
+                    } else {
+                        append(in.array(), payloadStart, (int) length);
+                        if (fin) {
+                            listener.onText(message, 0, messageLength, arrival);
+                            messageLength = 0;
+                        }
+                    }
+                } else if (opcode == 0x9) {
+                    byte[] payload = java.util.Arrays.copyOfRange(in.array(), payloadStart, payloadStart + (int) length);
+                    sendFrame(0x8a, payload);
+                } else if (opcode == 0x8) {
+                    return false;
+                }
+                in.position(payloadStart + (int) length);
+            }
+            in.compact();
+            return true;
+        }
+
+        private void append(byte[] bytes, int offset, int length) {
+            if (messageLength + length > message.length) {
+                message = java.util.Arrays.copyOf(message, Math.max(1024, (messageLength + length) * 2));
+            }
+            System.arraycopy(bytes, offset, message, messageLength, length);
+            messageLength += length;
+        }
+    }
+
+    private static final class Loop implements Runnable {
+        final Selector selector;
+        final ConcurrentLinkedQueue<Connection> pending = new ConcurrentLinkedQueue<>();
+        volatile boolean running = true;
+
+        Loop() {
+            try {
+                selector = Selector.open();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (running) {
+                    selector.select(100);
+                    for (Connection connection; (connection = pending.poll()) != null; ) {
+                        connection.channel.register(selector, SelectionKey.OP_READ, connection);
+                    }
+                    for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+                        SelectionKey key = it.next();
+                        it.remove();
+                        Connection connection = (Connection) key.attachment();
+                        try {
+                            if (!key.isValid() || !connection.read()) {
+                                key.cancel();
+                                connection.channel.close();
+                            }
+                        } catch (IOException e) {
+                            key.cancel();
+                            connection.channel.close();
+                        }
+                    }
+                }
+                selector.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
