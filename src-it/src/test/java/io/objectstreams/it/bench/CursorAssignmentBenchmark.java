@@ -1,6 +1,7 @@
 package io.objectstreams.it.bench;
 
 import io.objectstreams.internal.listener.CursorAssigner;
+import io.objectstreams.internal.listener.OutboxReader;
 import io.objectstreams.internal.schema.SchemaMigrator;
 import io.objectstreams.it.support.TestDatabase;
 import java.sql.Connection;
@@ -37,6 +38,7 @@ public final class CursorAssignmentBenchmark {
             for (int batchSize : List.of(100, 500, 1000, 5000)) {
                 measure(source, batchSize, ROUNDS, true);
             }
+            replay(source);
         } finally {
             TestDatabase.stop();
         }
@@ -66,6 +68,50 @@ public final class CursorAssignmentBenchmark {
             System.out.printf("%-12d %,14.0f %16.2f%n", batchSize, best, batchMillis);
         }
     }
+
+    /**
+     * Replay read rate: one object with {@value #REPLAY_EVENTS} events among the rows above, read back with the
+     * product's own {@link OutboxReader#readSubjectAfter} (the subject index), all at once and as a reconnecting
+     * client reads them (its last {@code streams.replay-limit} = 1000 events).
+     */
+    private static void replay(DataSource source) throws SQLException {
+        try (Connection connection = source.getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("INSERT INTO streams_outbox (model, subject_pk, op, changed_fields, metadata)"
+                        + " SELECT 'bench.Replay', '1', 'updated', '{status}', '{\"actor\":\"bench\"}'"
+                        + " FROM generate_series(1, " + REPLAY_EVENTS + ")");
+            }
+            new CursorAssigner(5000, "object_streams_cursors").assignAll(connection);
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("VACUUM ANALYZE streams_outbox");
+            }
+            long total = CursorAssigner.lastCursor(connection);
+            double bestAll = 0;
+            double bestTail = Double.MAX_VALUE;
+            for (int round = 0; round < ROUNDS + 1; round++) {
+                long start = System.nanoTime();
+                int read = OutboxReader.readSubjectAfter(connection, "bench.Replay", "1", 0, REPLAY_EVENTS + 1).size();
+                double seconds = (System.nanoTime() - start) / 1e9;
+                if (read != REPLAY_EVENTS) {
+                    throw new IllegalStateException("read " + read + " of " + REPLAY_EVENTS);
+                }
+                bestAll = Math.max(bestAll, read / seconds);
+                start = System.nanoTime();
+                int tail = OutboxReader.readSubjectAfter(connection, "bench.Replay", "1", total - 1000, 1001).size();
+                double tailMillis = (System.nanoTime() - start) / 1e6;
+                if (tail != 1000) {
+                    throw new IllegalStateException("read " + tail + " of the last 1000");
+                }
+                bestTail = Math.min(bestTail, tailMillis);
+            }
+            System.out.printf("%nReplay of one object with %,d events, among %,d outbox rows (best of %d)%n",
+                    REPLAY_EVENTS, total, ROUNDS + 1);
+            System.out.printf("all %,d events: %,.0f rows/s; its last 1000 (streams.replay-limit): %.1f ms%n",
+                    REPLAY_EVENTS, bestAll, bestTail);
+        }
+    }
+
+    private static final int REPLAY_EVENTS = 100_000;
 
     private static void insertCommittedRows(Connection connection, int rows) throws SQLException {
         try (Statement statement = connection.createStatement()) {
