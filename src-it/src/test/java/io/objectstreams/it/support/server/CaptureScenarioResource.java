@@ -42,6 +42,8 @@ public class CaptureScenarioResource {
                 case "add-line" -> run(() -> scenarios.addLine(id));
                 case "remove-line" -> run(() -> scenarios.removeFirstLine(id));
                 case "non-streamed" -> scenarios.writeNonStreamed();
+                case "touch-streamed" -> run(() -> scenarios.touchOrder(id, true));
+                case "touch-plain" -> run(() -> scenarios.touchOrder(id, false));
                 case "publish-note-change" -> run(() -> scenarios.publishNoteChange(id));
                 case "publish-after-native-update" -> run(() -> scenarios.publishAfterNativeUpdate(id));
                 case "publish-after-jdbc-write" -> scenarios.publishAfterJdbcWrite();

@@ -123,6 +123,16 @@ public class ScenarioBean {
         return note.getId();
     }
 
+    /** One one-row update transaction: the order's note, through the streamed entity or the plain mapping of its table. */
+    public void touchOrder(long id, boolean streamed) {
+        String note = "touched " + System.nanoTime();
+        if (streamed) {
+            em.find(CustomerOrder.class, id).setNote(note);
+        } else {
+            em.find(ItPlainOrder.class, id).setNote(note);
+        }
+    }
+
     /** Changes a note and reports it by hand: notes are not @Streamed, so only the publisher can. */
     public void publishNoteChange(long id) {
         em.find(ItNote.class, id).setText("changed");

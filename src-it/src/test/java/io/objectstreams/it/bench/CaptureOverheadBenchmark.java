@@ -1,0 +1,136 @@
+package io.objectstreams.it.bench;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.ServerProcess;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.TestDatabase;
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code mvn -pl src-it -Pbench package}: what capture costs a write. The same one-row update transaction (an
+ * order's note, through an EJB with a container transaction, JPA dirty checking at commit) on the demo's
+ * {@code @Streamed} {@code CustomerOrder} and on {@code ItPlainOrder}, the same table mapped without
+ * {@code @Streamed}. Rounds alternate between the two so drift on the shared machine hits both alike. Reports
+ * sequential latency and the throughput of 4 concurrent writers, each as streamed / plain.
+ */
+public final class CaptureOverheadBenchmark {
+
+    private static final List<String> SERVERS = List.of(System.getProperty("bench.servers", "payara-micro,wildfly").split(","));
+    private static final int WRITES = Integer.getInteger("bench.capture.writes", 400);
+    private static final int ROUNDS = Integer.getInteger("bench.capture.rounds", 5);
+    private static final int WRITERS = 4;
+
+    private CaptureOverheadBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TestDatabase.start();
+        List<String> rows = new ArrayList<>();
+        try {
+            for (String server : SERVERS) {
+                rows.add(run(server));
+            }
+        } finally {
+            TestDatabase.stop();
+        }
+        System.out.println();
+        System.out.println("| server | streamed ms per write (sequential, median round) | plain ms | ratio"
+                + " | streamed writes/s (4 writers) | plain writes/s | ratio |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
+        rows.forEach(System.out::println);
+    }
+
+    private static String run(String kind) throws Exception {
+        System.setProperty("streams.it.server", kind);
+        File archive = Deployments.storeFile("capture-overhead-" + kind);
+        try (ServerProcess server = ServerProcess.start(kind, "capture-overhead", archive, Map.of())) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+            while (!ready(server) && System.nanoTime() < deadline) {
+                Thread.sleep(250);
+            }
+            StoreClient alice = StoreClient.as("alice", server.deployment());
+            long[] orders = new long[WRITERS];
+            for (int i = 0; i < WRITERS; i++) {
+                orders[i] = alice.createOrder("{\"status\":\"open\",\"total\":1}");
+            }
+            sequential(alice, orders[0], "touch-streamed", WRITES);
+            sequential(alice, orders[0], "touch-plain", WRITES);
+            List<Double> streamed = new ArrayList<>();
+            List<Double> plain = new ArrayList<>();
+            List<Double> streamedRate = new ArrayList<>();
+            List<Double> plainRate = new ArrayList<>();
+            for (int round = 0; round < ROUNDS; round++) {
+                streamed.add(sequential(alice, orders[0], "touch-streamed", WRITES));
+                plain.add(sequential(alice, orders[0], "touch-plain", WRITES));
+                streamedRate.add(concurrent(server, orders, "touch-streamed"));
+                plainRate.add(concurrent(server, orders, "touch-plain"));
+            }
+            double s = median(streamed);
+            double p = median(plain);
+            double sr = median(streamedRate);
+            double pr = median(plainRate);
+            System.out.printf("%s: streamed %.2f ms, plain %.2f ms per sequential write; %d writers: %.0f vs %.0f writes/s%n",
+                    kind, s, p, WRITERS, sr, pr);
+            return String.format("| %s | %.2f | %.2f | %.2f | %.0f | %.0f | %.2f |", kind, s, p, s / p, sr, pr, pr / sr);
+        }
+    }
+
+    /** Mean ms per write of one writer. */
+    private static double sequential(StoreClient client, long order, String scenario, int writes) {
+        long start = System.nanoTime();
+        for (int i = 0; i < writes; i++) {
+            touch(client, order, scenario);
+        }
+        return (System.nanoTime() - start) / 1e6 / writes;
+    }
+
+    /** Writes/s of {@link #WRITERS} writers, each on its own order, {@link #WRITES} writes each. */
+    private static double concurrent(ServerProcess server, long[] orders, String scenario) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        AtomicLong done = new AtomicLong();
+        long start = System.nanoTime();
+        for (long order : orders) {
+            StoreClient client = StoreClient.as("alice", server.deployment());
+            Thread thread = new Thread(() -> {
+                for (int i = 0; i < WRITES; i++) {
+                    touch(client, order, scenario);
+                    done.incrementAndGet();
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        return done.get() / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private static void touch(StoreClient client, long order, String scenario) {
+        int status = client.post("api/it/capture/" + scenario + "?id=" + order, null).status();
+        if (status != 200) {
+            throw new IllegalStateException(scenario + " failed with HTTP " + status);
+        }
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static boolean ready(ServerProcess server) {
+        try {
+            return Health.listener(server.healthRoot(), "ready").up();
+        } catch (RuntimeException | AssertionError notYet) {
+            return false;
+        }
+    }
+}
