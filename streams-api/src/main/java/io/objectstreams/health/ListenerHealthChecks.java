@@ -11,7 +11,7 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * MicroProfile Health for the listener (G13), both named {@value #NAME}. Readiness is DOWN when the listener
  * is not listening or the oldest committed row without a cursor is older than
- * {@code streams.health.max-backlog-age}; liveness is DOWN when the listener thread has died or given up.
+ * {@code streams.health.max-backlog-age}; liveness is DOWN when the listener or delivery thread has died, or the listener gave up.
  * Both are DOWN while no listener is registered (it is starting, or failed to deploy).
  */
 @ApplicationScoped

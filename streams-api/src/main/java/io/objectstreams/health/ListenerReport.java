@@ -6,7 +6,7 @@ import java.time.Instant;
 /**
  * What the listener of this application reports about itself, for health checks and operators.
  *
- * @param running             the listener thread is alive and has not given up
+ * @param running             the listener and delivery threads are alive and the listener has not given up
  * @param listening           its database session is connected and LISTENing
  * @param role                {@code assigner}, {@code follower}, or {@code none} while disconnected
  * @param lastAssignedCursor  the highest cursor known to be assigned

@@ -99,7 +99,7 @@ public class StreamsConfig {
     public static final String MAX_IDLE = "streams.websocket.max-idle";
     public static final Duration DEFAULT_MAX_IDLE = Duration.ZERO;
 
-    /** Threads that send queued WebSocket messages, so the listener thread never waits on a send. */
+    /** Threads that send queued messages, so the delivery thread never waits on a send. */
     public static final String SENDER_THREADS = "streams.websocket.sender-threads";
     public static final int DEFAULT_SENDER_THREADS = Runtime.getRuntime().availableProcessors();
 

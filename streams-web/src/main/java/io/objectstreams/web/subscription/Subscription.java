@@ -2,6 +2,7 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
+import io.objectstreams.Viewer;
 import io.objectstreams.web.filter.Filter;
 import java.util.HashSet;
 import java.util.Set;
@@ -25,7 +26,7 @@ final class Subscription {
     private Set<String> members = new HashSet<>();
     private long sentThrough;
 
-    Subscription(String id, SubscribeRequest request, Filter filter, io.objectstreams.Viewer viewer) {
+    Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer) {
         this.id = id;
         this.request = request;
         this.filter = filter;
