@@ -34,9 +34,9 @@ class SlowNodeIT {
              ServerProcess second = ServerProcess.start("slow-second", archive, Map.of())) {
             first.awaitStarted(Duration.ofMinutes(3));
             second.awaitStarted(Duration.ofMinutes(3));
-            await().atMost(Duration.ofSeconds(30)).until(() -> List.of(role(first), role(second))
+            await().atMost(Duration.ofSeconds(30)).until(() -> List.of(first.role(), second.role())
                     .containsAll(List.of("assigner", "follower")));
-            ServerProcess assigner = role(first).equals("assigner") ? first : second;
+            ServerProcess assigner = first.role().equals("assigner") ? first : second;
             ServerProcess follower = assigner == first ? second : first;
             StoreClient writer = StoreClient.as("alice", follower.deployment());
             String note = writer.post("api/it/capture/non-streamed", null).object().getString("result");
@@ -80,14 +80,6 @@ class SlowNodeIT {
                 }
                 assertThat(previous).isEqualTo(lastCursor);
             }
-        }
-    }
-
-    private static String role(ServerProcess server) {
-        try {
-            return Health.listener(server.healthRoot(), "ready").role();
-        } catch (RuntimeException | AssertionError notYet) {
-            return "unknown";
         }
     }
 }

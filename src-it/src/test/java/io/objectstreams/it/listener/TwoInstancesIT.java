@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.objectstreams.it.support.Delivered;
 import io.objectstreams.it.support.Deployments;
-import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.OutboxWriters;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
@@ -39,8 +38,8 @@ class TwoInstancesIT {
             first.awaitStarted(Duration.ofMinutes(3));
             second.awaitStarted(Duration.ofMinutes(3));
             await().atMost(Duration.ofSeconds(30)).until(() -> roles(first, second).containsAll(List.of("assigner", "follower")));
-            assertThat(List.of(role(first), role(second))).containsExactlyInAnyOrder("assigner", "follower");
-            ServerProcess assigner = role(first).equals("assigner") ? first : second;
+            assertThat(List.of(first.role(), second.role())).containsExactlyInAnyOrder("assigner", "follower");
+            ServerProcess assigner = first.role().equals("assigner") ? first : second;
             ServerProcess survivor = assigner == first ? second : first;
 
             Set<String> committed = ConcurrentHashMap.newKeySet();
@@ -52,7 +51,7 @@ class TwoInstancesIT {
             assigner.kill();
             long killedAt = System.nanoTime();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> role(survivor).equals("assigner"));
+                    .until(() -> survivor.role().equals("assigner"));
             Duration takeover = Duration.ofNanos(System.nanoTime() - killedAt);
             System.out.println("Assigner takeover after kill: " + takeover.toMillis() + " ms");
 
@@ -78,16 +77,9 @@ class TwoInstancesIT {
     }
 
     private static List<String> roles(ServerProcess... servers) {
-        return java.util.Arrays.stream(servers).map(TwoInstancesIT::role).toList();
+        return java.util.Arrays.stream(servers).map(ServerProcess::role).toList();
     }
 
-    private static String role(ServerProcess server) {
-        try {
-            return Health.listener(server.healthRoot(), "ready").role();
-        } catch (RuntimeException | AssertionError notYet) {
-            return "unknown";
-        }
-    }
 
     private static void write(Set<String> committed, AtomicBoolean writing) {
         int i = 0;

@@ -76,6 +76,15 @@ public interface ServerProcess extends AutoCloseable {
 
     boolean isAlive();
 
+    /** The listener's role as readiness reports it ({@code assigner}, {@code follower}), or {@code unknown}. */
+    default String role() {
+        try {
+            return Health.listener(healthRoot(), "ready").role();
+        } catch (RuntimeException | AssertionError notYet) {
+            return "unknown";
+        }
+    }
+
     /** Kills the server without any shutdown (SIGKILL): its database sessions die with it. */
     void kill() throws InterruptedException;
 
