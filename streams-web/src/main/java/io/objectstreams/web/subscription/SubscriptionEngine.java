@@ -16,14 +16,12 @@ import io.objectstreams.web.filter.FilterDeclarations;
 import io.objectstreams.web.filter.InvalidFilterException;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Priority;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.interceptor.Interceptor;
 import jakarta.json.JsonObjectBuilder;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -224,12 +222,8 @@ public class SubscriptionEngine {
         return members;
     }
 
-    /**
-     * Fans a batch out to the connections of this instance; never throws, never skips a subscription silently.
-     * Observed first: an application's observer of the same event that throws stops the observers after it, and
-     * this one must never be among them.
-     */
-    void onBatch(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StreamBatch batch) {
+    /** Fans a batch out to the connections of this instance; never throws, never skips a subscription silently. */
+    void onBatch(@Observes StreamBatch batch) {
         synchronized (fanOut) {
             try {
                 if (!sessions.isEmpty()) {

@@ -8,20 +8,15 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/**
- * Makes {@link ItNoteVisibility} fail or slow on this server, or an application observer of the batches throw:
- * {@code it/visibility-fault?failures=1&delayMillis=0&observerFailures=0}.
- */
+/** Makes {@link ItNoteVisibility} fail or slow on this server: {@code it/visibility-fault?failures=1&delayMillis=0}. */
 @Path("it/visibility-fault")
 @Produces(MediaType.APPLICATION_JSON)
 public class VisibilityFaultResource {
 
     @POST
-    public JsonObject set(@QueryParam("failures") int failures, @QueryParam("delayMillis") long delayMillis,
-                          @QueryParam("observerFailures") int observerFailures) {
+    public JsonObject set(@QueryParam("failures") int failures, @QueryParam("delayMillis") long delayMillis) {
         ItNoteVisibility.FAILURES.set(failures);
         ItNoteVisibility.DELAY_MILLIS.set(delayMillis);
-        FailingBatchObserver.FAILURES.set(observerFailures);
         return Json.createObjectBuilder().add("failures", failures).add("delayMillis", delayMillis).build();
     }
 }
