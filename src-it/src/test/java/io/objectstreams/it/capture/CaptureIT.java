@@ -1,6 +1,7 @@
 package io.objectstreams.it.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Notifications;
@@ -111,6 +112,23 @@ class CaptureIT {
         List<Row> rows = Outbox.since(mark);
         assertThat(rows).extracting(Row::pk).containsExactly(Long.toString(note));
         assertThat(rows.get(0).transactionId() % (1L << 32)).isEqualTo(lastWriterOf("it_note", note));
+    }
+
+    @Test
+    void anEntityChangedAfterAPublishInTheSameTransactionIsCapturedToo() throws Exception {
+        // The publish registers our synchronization before the entity manager is first used, so on a provider
+        // that flushes from its own synchronization the entity change is recorded after ours has run (G1).
+        long id = createOrder();
+        long mark = Outbox.mark();
+
+        assertThat(alice().post("api/it/capture/publish-then-update?id=" + id, null).status()).isEqualTo(200);
+
+        List<Row> rows = Outbox.since(mark);
+        assertThat(rows).extracting(Row::model, Row::pk)
+                .containsExactlyInAnyOrder(tuple("ItNote", "0"), tuple(MODEL, Long.toString(id)));
+        long writer = lastWriterOf("store_order", id);
+        assertThat(rows).allSatisfy(row -> assertThat(row.transactionId() % (1L << 32))
+                .as("both rows in the order's transaction").isEqualTo(writer));
     }
 
     @Test

@@ -13,20 +13,28 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.logging.Logger;
 
 /**
  * The changes of one JTA transaction, buffered until it completes.
  *
  * <p>The rows are written with one insert inside the transaction (G1, G4), at the last moment every change is
  * known: under EclipseLink through its own connection, from {@link #writeThrough} just before it commits its writes
- * (the server may not enlist a second connection); otherwise in {@link #beforeCompletion()}, which as an interposed
- * synchronization runs after the provider's own flush. {@link #afterCompletion(int)} asks for the wakeup NOTIFY
- * only after a commit, outside the transaction (G4); a rollback writes nothing and wakes nobody.
+ * (the server may not enlist a second connection); otherwise at completion. The providers flush from interposed
+ * synchronizations of their own (Hibernate on WildFly, EclipseLink on Payara), which run in the order they were
+ * registered; ours is registered at the first change or publish, which may come before the provider's. So our
+ * {@link #beforeCompletion()} registers a second synchronization behind every one registered so far and writes
+ * from there, after the providers' flushes. Whatever is still recorded after that is written at once (or fails the
+ * transaction): nothing recorded inside the transaction is dropped. {@link #afterCompletion(int)} asks for the
+ * wakeup NOTIFY only after a commit, outside the transaction (G4); a rollback writes nothing and wakes nobody.
  *
  * <p>Entity ids may be generated at insert time, so keys are resolved when the rows are written, not when the
  * change is seen.
  */
 final class TransactionChanges implements Synchronization {
+
+    private static final Logger LOG = Logger.getLogger(TransactionChanges.class.getName());
 
     /** A change seen during the transaction; its subject key is resolved at completion. */
     private record Seen(Object entity, EntityType type, EventOperation op, List<String> fields, Object subject,
@@ -40,10 +48,20 @@ final class TransactionChanges implements Synchronization {
     /** How many of {@link #seen} are already in the outbox. */
     private int recorded;
     private int written;
+    /** {@link #beforeCompletion()} has run: what is recorded from now on is written at once. */
+    private boolean completing;
+    /** Registers a synchronization behind those registered so far; false if the transaction refuses. */
+    private final Predicate<Synchronization> deferral;
+    private boolean deferred;
 
-    TransactionChanges(OutboxWriter writer, WakeupNotifier notifier) {
+    /**
+     * @param deferral registers an interposed synchronization during completion, behind every one registered so
+     *                 far; returns false where the transaction manager refuses it
+     */
+    TransactionChanges(OutboxWriter writer, WakeupNotifier notifier, Predicate<Synchronization> deferral) {
         this.writer = writer;
         this.notifier = notifier;
+        this.deferral = deferral;
     }
 
     void loaded(Object entity) {
@@ -70,10 +88,34 @@ final class TransactionChanges implements Synchronization {
         if (previousSubject != null) {
             seen.add(new Seen(entity, type, EventOperation.UPDATED, fields, previousSubject, null, actor, correlationId));
         }
+        writeIfLate();
     }
 
     void published(SourceEvent event, String actor, String correlationId) {
         seen.add(new Seen(null, null, event.op(), event.changedFields(), null, event, actor, correlationId));
+        writeIfLate();
+    }
+
+    /**
+     * A change recorded after {@link #beforeCompletion()} ran comes from a synchronization that completes after
+     * ours: under Hibernate, the provider's flush when the transaction used Object Streams (a publish) before it
+     * first used the entity manager. The transaction is still open, so the change is written at once, in it
+     * (G1); if that write fails, the exception fails the flush and so the transaction, never dropping the change.
+     */
+    private void writeIfLate() {
+        if (completing && !awaitsProviderCommit()) {
+            writeAtCompletion();
+        }
+    }
+
+    /**
+     * EclipseLink writes through its own connection when it commits, right after its flush: a woven entity's
+     * change recorded late is left to {@link #writeThrough}. Writing it through a second connection could commit it
+     * apart from the data on Payara.
+     */
+    private boolean awaitsProviderCommit() {
+        Seen last = seen.get(seen.size() - 1);
+        return last.entity() != null && isEclipseLinkEntity(last.entity().getClass());
     }
 
     /** The persistence provider commits through {@code connection}: write what is recorded so far through it. */
@@ -91,6 +133,26 @@ final class TransactionChanges implements Synchronization {
      */
     @Override
     public void beforeCompletion() {
+        if (!deferred && recorded < seen.size()) {
+            deferred = true;
+            if (deferral.test(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                    TransactionChanges.this.beforeCompletion();
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                }
+            })) {
+                return;
+            }
+        }
+        completing = true;
+        writeAtCompletion();
+    }
+
+    private void writeAtCompletion() {
         requireProviderHookWhereNeeded();
         List<OutboxRow> rows = pendingRows();
         if (!rows.isEmpty()) {
@@ -135,6 +197,12 @@ final class TransactionChanges implements Synchronization {
 
     @Override
     public void afterCompletion(int status) {
+        if (status == Status.STATUS_COMMITTED && recorded < seen.size()) {
+            // Only reachable if a provider broke the order above; too late to fail, so it is said loudly (G1).
+            LOG.severe(() -> "A committed transaction left " + (seen.size() - recorded) + " recorded changes without"
+                    + " outbox rows (capture_failed), the first of " + seen.get(recorded).entity().getClass().getName()
+                    + "; its subscribers may have missed it");
+        }
         if (status == Status.STATUS_COMMITTED && written > 0) {
             notifier.wakeup();
         }

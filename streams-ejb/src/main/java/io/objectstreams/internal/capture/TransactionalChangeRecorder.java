@@ -83,11 +83,22 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     private TransactionChanges changes() {
         TransactionChanges changes = (TransactionChanges) registry.getResource(KEY);
         if (changes == null) {
-            changes = new TransactionChanges(writer, notifier);
+            changes = new TransactionChanges(writer, notifier, this::registerLate);
             registry.putResource(KEY, changes);
             registry.registerInterposedSynchronization(changes);
         }
         return changes;
+    }
+
+    /** Registers a synchronization while the transaction completes; false where the transaction manager refuses. */
+    private boolean registerLate(jakarta.transaction.Synchronization synchronization) {
+        try {
+            registry.registerInterposedSynchronization(synchronization);
+            return true;
+        } catch (IllegalStateException refused) {
+            LOG.log(Level.FINE, "The transaction refused a synchronization during completion; writing now", refused);
+            return false;
+        }
     }
 
     /** The open {@code @StreamsAction}, or the caller as the container knows it. */

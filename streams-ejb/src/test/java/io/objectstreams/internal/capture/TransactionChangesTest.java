@@ -57,7 +57,7 @@ class TransactionChangesTest {
     }
 
     private final RecordingWriter writer = new RecordingWriter();
-    private final TransactionChanges changes = new TransactionChanges(writer, new WakeupNotifier());
+    private final TransactionChanges changes = new TransactionChanges(writer, new WakeupNotifier(), refused -> false);
     /** Stands for EclipseLink's connection: only its identity matters here. */
     private final Connection provider = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
             new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
@@ -112,6 +112,62 @@ class TransactionChangesTest {
                 .hasMessageContaining("eclipselink.session-event-listener")
                 .hasMessageContaining("io.objectstreams.capture.EclipseLinkCapture");
         assertThat(writer.batches).isEmpty();
+    }
+
+    @Test
+    void aChangeRecordedAfterCompletionBeganIsWrittenAtOnceInTheTransaction() {
+        // Hibernate flushing from a synchronization registered after ours (a publish came first): G1.
+        changes.published(SourceEvent.updated("test.Other", 7, "x"), null, null);
+        changes.beforeCompletion();
+
+        changes.entityChanged(plain(1), EventOperation.UPDATED, null, null);
+        changes.entityChanged(plain(2), EventOperation.CREATED, null, null);
+
+        assertThat(writer.connections).containsExactly(null, null, null);
+        assertThat(writer.batches).extracting(batch -> batch.get(0).pk()).containsExactly("7", "1", "2");
+    }
+
+    @Test
+    void aLateChangeThatCannotBeWrittenFailsTheFlushThatRecordedIt() {
+        RecordingWriter failing = new RecordingWriter() {
+            @Override
+            public void insertAtCompletion(List<OutboxRow> rows) {
+                throw new StreamsException("outbox_write_failed", "refused");
+            }
+        };
+        TransactionChanges late = new TransactionChanges(failing, new WakeupNotifier(), refused -> false);
+        late.beforeCompletion();
+
+        assertThatThrownBy(() -> late.entityChanged(plain(1), EventOperation.CREATED, null, null))
+                .isInstanceOfSatisfying(StreamsException.class, e -> assertThat(e.code()).isEqualTo("outbox_write_failed"));
+    }
+
+    @Test
+    void aLateWovenChangeWaitsForTheProvidersCommitInsteadOfASecondConnection() {
+        changes.published(SourceEvent.updated("test.Other", 7, "x"), null, null);
+        changes.beforeCompletion();
+        changes.entityChanged(woven(1), EventOperation.CREATED, null, null);
+
+        changes.writeThrough(provider);
+
+        assertThat(writer.connections).containsExactly(null, provider);
+        assertThat(writer.batches.get(1)).extracting(OutboxRow::pk).containsExactly("1");
+    }
+
+    @Test
+    void completionWritesFromASynchronizationRegisteredBehindTheProviders() {
+        List<jakarta.transaction.Synchronization> registered = new ArrayList<>();
+        TransactionChanges deferring = new TransactionChanges(writer, new WakeupNotifier(), registered::add);
+        deferring.published(SourceEvent.updated("test.Other", 7, "x"), null, null);
+
+        deferring.beforeCompletion();
+        assertThat(writer.batches).as("nothing written before the providers' flushes").isEmpty();
+        deferring.entityChanged(plain(1), EventOperation.UPDATED, null, null);
+        registered.get(0).beforeCompletion();
+
+        assertThat(registered).hasSize(1);
+        assertThat(writer.batches).hasSize(1);
+        assertThat(writer.batches.get(0)).extracting(OutboxRow::pk).containsExactly("7", "1");
     }
 
     @Test

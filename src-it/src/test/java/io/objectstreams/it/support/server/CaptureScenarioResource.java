@@ -46,6 +46,7 @@ public class CaptureScenarioResource {
                 case "touch-plain" -> run(() -> scenarios.touchOrder(id, false));
                 case "publish-note-change" -> run(() -> scenarios.publishNoteChange(id));
                 case "publish-after-native-update" -> run(() -> scenarios.publishAfterNativeUpdate(id));
+                case "publish-then-update" -> run(() -> scenarios.publishThenUpdate(id));
                 case "publish-after-jdbc-write" -> scenarios.publishAfterJdbcWrite();
                 case "publish-without-transaction" -> run(scenarios::publishWithoutTransaction);
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);

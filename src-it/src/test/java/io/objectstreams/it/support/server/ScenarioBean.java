@@ -167,6 +167,15 @@ public class ScenarioBean {
         }
     }
 
+    /**
+     * Publishes first, then changes an order without flushing: the publish is the transaction's first contact
+     * with Object Streams, the entity manager's first use comes after it.
+     */
+    public void publishThenUpdate(long id) {
+        publisher.publish(SourceEvent.updated("ItNote", "0", "text"));
+        em.find(CustomerOrder.class, id).setNote("changed after a publish");
+    }
+
     public void publish(String model, String pk, String field) {
         publisher.publish(SourceEvent.updated(model, pk, field));
     }
