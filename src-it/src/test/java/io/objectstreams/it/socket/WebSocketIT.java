@@ -7,8 +7,11 @@ import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
 import io.objectstreams.it.support.TestDatabase;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.net.URL;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -209,6 +212,48 @@ class WebSocketIT {
             StoreClient.as("alice", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
             assertThat(alice.next().getString("type")).as("still subscribed and served").isEqualTo("event");
         }
+    }
+
+    /**
+     * Client mistakes are answered, never logged per frame (G12): Payara Micro logged a WARNING stack trace for
+     * each of these (JSON nested deeper than its parser allows, a cursor above the largest long), and a huge
+     * exponent in a BigInteger or BigDecimal filter value could cost unbounded CPU and heap.
+     */
+    @Test
+    void aBurstOfMalformedFramesIsAnsweredWithoutAWarningInTheLog() throws Exception {
+        long id = aliceOrder();
+        StoreClient alice = StoreClient.as("alice", base);
+        assertThat(alice.post("api/it/log/watch", null).status()).isEqualTo(200);
+        String deep = "[".repeat(2_000) + "]".repeat(2_000);
+        String deepObject = "{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"1\",\"x\":"
+                + "{\"a\":".repeat(2_000) + "1" + "}".repeat(2_001);
+        String overflow = "{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id
+                + "\",\"cursor\":99999999999999999999}";
+        String hugeTotal = "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL
+                + "\",\"filter\":{\"total__gte\":\"1e999999999\"}}";
+        String hugeTotalNumber = "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL
+                + "\",\"filter\":{\"total__lt\":1e999999999}}";
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put(deep, "invalid_request");
+        expected.put(deepObject, "invalid_request");
+        expected.put(overflow, "invalid_cursor");
+        expected.put(hugeTotal, "invalid_filter");
+        expected.put(hugeTotalNumber, "invalid_filter");
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            long started = System.nanoTime();
+            for (int round = 0; round < 50; round++) {
+                for (Map.Entry<String, String> frame : expected.entrySet()) {
+                    JsonObject answer = client.send(frame.getKey()).next();
+                    assertThat(answer.getString("code")).as(frame.getKey().substring(0, 60)).isEqualTo(frame.getValue());
+                }
+            }
+            System.out.printf("[bad-input] 250 malformed frames answered in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+            assertThat(client.send(subscribe(id, "after")).next().getString("type")).isEqualTo("subscribed");
+        }
+        assertThat(alice.post("api/it/log/probe", null).status()).isEqualTo(200);
+        assertThat(alice.get("api/it/log/warnings").body().asJsonArray()).extracting(v -> ((JsonString) v).getString())
+                .as("no WARNING or SEVERE line for client mistakes; only the probe that shows the watch works")
+                .containsExactly("WARNING io.objectstreams.it.probe: log watch probe");
     }
 
     @Test

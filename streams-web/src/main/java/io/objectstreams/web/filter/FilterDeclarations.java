@@ -123,6 +123,31 @@ public final class FilterDeclarations {
         }
     }
 
+    /** The most digits a number may have before or after its decimal point: PostgreSQL's own limits are higher. */
+    static final int MAX_NUMBER_DIGITS = 1_000;
+
+    /**
+     * Parses a number whose size is bounded before anything costly is done with it: {@code 1e999999999} is cheap
+     * to parse but its exact integer, its plain text (what JDBC sends) or a comparison with it is not (G12).
+     */
+    private static BigDecimal number(String text) throws BadValue {
+        if (text.length() > MAX_NUMBER_DIGITS + 10) {
+            throw new BadValue("Enter a number with at most " + MAX_NUMBER_DIGITS + " digits.");
+        }
+        BigDecimal number = new BigDecimal(text);
+        if (number.precision() - number.scale() > MAX_NUMBER_DIGITS || number.scale() > MAX_NUMBER_DIGITS) {
+            throw new BadValue("Enter a number with at most " + MAX_NUMBER_DIGITS + " digits before and after the point.");
+        }
+        return number;
+    }
+
+    private static Double finite(double value) throws BadValue {
+        if (Double.isInfinite(value)) {
+            throw new BadValue("Enter a number in range.");
+        }
+        return value;
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object scalar(Class<?> type, JsonValue value) throws BadValue {
         if (value.getValueType() == JsonValue.ValueType.NULL) {
@@ -142,25 +167,25 @@ public final class FilterDeclarations {
                 return text;
             }
             if (type == Long.class) {
-                return new BigDecimal(text).longValueExact();
+                return number(text).longValueExact();
             }
             if (type == Integer.class) {
-                return new BigDecimal(text).intValueExact();
+                return number(text).intValueExact();
             }
             if (type == Short.class) {
-                return new BigDecimal(text).shortValueExact();
+                return number(text).shortValueExact();
             }
             if (type == BigInteger.class) {
-                return new BigDecimal(text).toBigIntegerExact();
+                return number(text).toBigIntegerExact();
             }
             if (type == BigDecimal.class) {
-                return new BigDecimal(text);
+                return number(text);
             }
             if (type == Double.class) {
-                return Double.valueOf(new BigDecimal(text).doubleValue());
+                return finite(number(text).doubleValue());
             }
             if (type == Float.class) {
-                return Float.valueOf(new BigDecimal(text).floatValue());
+                return Float.valueOf((float) finite(number(text).floatValue()).doubleValue());
             }
             if (type == Boolean.class) {
                 if (!text.equals("true") && !text.equals("false")) {

@@ -2,10 +2,10 @@ package io.objectstreams.web.socket;
 
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.ProtocolError;
+import io.objectstreams.web.subscription.RateLimitedLog;
 import io.objectstreams.web.subscription.StreamSession;
 import io.objectstreams.web.subscription.SubscribeRequest;
 import io.objectstreams.web.subscription.Subscriber;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonStructure;
@@ -15,6 +15,7 @@ import jakarta.websocket.Session;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -27,6 +28,8 @@ import java.util.logging.Logger;
 final class WebSocketSubscriber implements Subscriber {
 
     private static final Logger LOG = Logger.getLogger(WebSocketSubscriber.class.getName());
+    /** Server-side failures while handling client messages: one stack trace a minute, the rest counted. */
+    private static final RateLimitedLog FAILURES = new RateLimitedLog(Duration.ofMinutes(1));
 
     private final Session socket;
     private final int maxFrameBytes;
@@ -94,7 +97,7 @@ final class WebSocketSubscriber implements Subscriber {
         } catch (ProtocolError error) {
             session.refuse(error);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "WebSocket message on session " + socket.getId() + " failed", e);
+            FAILURES.log(LOG, "A WebSocket message on session " + socket.getId() + " failed", e);
             session.refuse(new ProtocolError(ProtocolError.INVALID_REQUEST,
                     "The server could not process this message (" + e.getClass().getSimpleName() + "); it is logged"));
         }
@@ -108,12 +111,20 @@ final class WebSocketSubscriber implements Subscriber {
         return text.length() * 3L > maxBytes && text.getBytes(StandardCharsets.UTF_8).length > maxBytes;
     }
 
+    private static String abbreviated(String text) {
+        return text.length() <= 120 ? text : text.substring(0, 117) + "...";
+    }
+
     private static JsonObject parse(String text) throws ProtocolError {
         JsonStructure structure;
         try (JsonReader reader = Messages.JSON.createReader(new StringReader(text))) {
             structure = reader.read();
-        } catch (JsonException | IllegalStateException e) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is not valid JSON");
+        } catch (RuntimeException e) {
+            // Whatever the parser throws (syntax, nesting deeper than it allows, numbers it refuses) is the client's
+            // text, answered with a code and logged at FINE only: bad input must not flood the log (G12).
+            LOG.log(Level.FINE, "Unparsable WebSocket message", e);
+            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is not valid JSON"
+                    + (e.getMessage() == null ? "" : ": " + abbreviated(e.getMessage())));
         }
         if (!(structure instanceof JsonObject object)) {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, "A message must be a JSON object");

@@ -4,6 +4,7 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.math.BigDecimal;
 import java.util.Set;
 
 /**
@@ -58,12 +59,23 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         Long cursor = null;
         if (message.containsKey("cursor") && message.get("cursor").getValueType() != JsonValue.ValueType.NULL) {
             if (!(message.get("cursor") instanceof JsonNumber number) || !number.isIntegral()
-                    || number.longValue() < 0) {
+                    || number.bigDecimalValue().signum() < 0) {
                 throw new ProtocolError(ProtocolError.INVALID_REQUEST, "cursor must be a non-negative integer");
             }
-            cursor = number.longValueExact();
+            BigDecimal value = number.bigDecimalValue();
+            if (value.precision() - value.scale() > 19 || value.compareTo(MAX_CURSOR) > 0) {
+                throw new ProtocolError(ProtocolError.INVALID_CURSOR, "Cursor " + abbreviated(number.toString())
+                        + " is out of range: cursors are at most " + Long.MAX_VALUE);
+            }
+            cursor = value.longValueExact();
         }
         return new SubscribeRequest(kind, model, pk, filter, id, cursor, message.get("ordering"), message.get("shape"));
+    }
+
+    private static final BigDecimal MAX_CURSOR = BigDecimal.valueOf(Long.MAX_VALUE);
+
+    private static String abbreviated(String text) {
+        return text.length() <= 30 ? text : text.substring(0, 27) + "...";
     }
 
     boolean isObject() {

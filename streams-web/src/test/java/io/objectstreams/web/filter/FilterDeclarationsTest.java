@@ -34,6 +34,12 @@ class FilterDeclarationsTest {
         @Filterable({Lookup.IN})
         long count;
 
+        @Filterable
+        java.math.BigInteger serial;
+
+        @Filterable
+        double weight;
+
         String secret;
     }
 
@@ -84,6 +90,24 @@ class FilterDeclarationsTest {
     void isnullTakesABoolean() throws Exception {
         assertThat(parse("{\"colour__isnull\":true}").conditions().get(0).value()).isEqualTo(true);
         assertThat(parse("{\"colour__isnull\":\"false\"}").conditions().get(0).value()).isEqualTo(false);
+    }
+
+    @Test
+    void hugeNumbersAreRefusedBeforeAnythingCostlyIsDoneWithThem() {
+        // 1e999999999 parses in constant time, but its exact integer or plain text costs a billion digits.
+        for (String value : List.of("\"1e999999999\"", "1e999999999", "\"1e-999999999\"", "\"" + "9".repeat(5_000) + "\"")) {
+            assertThatThrownBy(() -> parse("{\"serial\":" + value + ",\"total\":" + value + ",\"weight\":" + value + "}"))
+                    .isInstanceOfSatisfying(InvalidFilterException.class, e ->
+                            assertThat(e.errors()).containsOnlyKeys("serial", "total", "weight"));
+        }
+        assertThatThrownBy(() -> parse("{\"weight\":\"1e400\"}")).isInstanceOf(InvalidFilterException.class);
+    }
+
+    @Test
+    void numbersWithinBoundsKeepTheirValue() throws Exception {
+        assertThat(parse("{\"serial\":\"1e30\"}").conditions().get(0).value())
+                .isEqualTo(java.math.BigInteger.TEN.pow(30));
+        assertThat(parse("{\"total\":\"0.5\"}").conditions().get(0).value()).isEqualTo(new BigDecimal("0.5"));
     }
 
     @Test

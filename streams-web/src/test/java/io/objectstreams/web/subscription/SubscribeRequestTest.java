@@ -56,4 +56,14 @@ class SubscribeRequestTest {
         refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":1e30}", ProtocolError.INVALID_REQUEST, "cursor");
         refused("{\"op\":\"subscribe\",\"model\":7,\"pk\":\"1\"}", ProtocolError.INVALID_REQUEST, "model");
     }
+
+    @Test
+    void aCursorAboveTheLargestLongIsAnInvalidCursorNotAFailure() throws ProtocolError {
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":9223372036854775808}",
+                ProtocolError.INVALID_CURSOR, "out of range");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":" + "9".repeat(400) + "}",
+                ProtocolError.INVALID_CURSOR, "out of range");
+        assertThat(parse("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":9223372036854775807}").cursor())
+                .isEqualTo(Long.MAX_VALUE);
+    }
 }
