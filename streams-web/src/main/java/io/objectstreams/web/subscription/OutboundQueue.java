@@ -135,8 +135,10 @@ final class OutboundQueue {
                 pump();
             });
         } catch (RejectedExecutionException e) {
-            // The application is stopping and its sender threads with it: nothing will be sent any more.
+            // The application is stopping and its sender threads with it: nothing will be sent any more. Closing
+            // tells the client to reconnect (elsewhere, or here once restarted) with its cursor.
             discard();
+            subscriber.close("The server is stopping; reconnect with your last cursor", false);
         }
     }
 
@@ -239,9 +241,11 @@ final class OutboundQueue {
             synchronous = inSend == Thread.currentThread();
         }
         if (failure != null) {
-            // The connection is gone; the client reconnects with its cursor and is owed replay or a resync.
-            LOG.log(Level.FINE, "Send to connection " + subscriber.id() + " failed", failure);
+            // What was queued is lost to this connection, so it must not stay open and mute: closing it makes the
+            // client reconnect with its cursor, and replay or a resync covers the rest (G10).
+            LOG.log(Level.FINE, "Send to connection " + subscriber.id() + " failed; closing it", failure);
             discard();
+            subscriber.close("A send failed; reconnect with your last cursor", false);
             return;
         }
         if (!synchronous) {

@@ -66,6 +66,35 @@ class OutboundQueueTest {
     }
 
     @Test
+    void aFailedSendClosesTheConnectionSoTheClientReconnects() {
+        StalledClient client = new StalledClient();
+        OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
+        Subscription subscription = subscription("s1");
+        String payload = Messages.eventPayload(event(1), "changed", false);
+        queue.event(subscription, 1, payload);
+        queue.event(subscription, 2, payload);
+
+        client.pending.remove(0).accept(new java.io.IOException("broken pipe"));
+
+        assertThat(client.closedBecause).as("never a mute open socket (G10)").contains("cursor");
+        assertThat(queue.size()).isZero();
+        assertThat(queue.queuedBytes()).isZero();
+    }
+
+    @Test
+    void aSendTheExecutorRejectsClosesTheConnection() {
+        StalledClient client = new StalledClient();
+        OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), task -> {
+            throw new java.util.concurrent.RejectedExecutionException("stopping");
+        });
+
+        queue.event(subscription("s1"), 1, Messages.eventPayload(event(1), "changed", false));
+
+        assertThat(client.closedBecause).isNotNull();
+        assertThat(queue.queuedBytes()).isZero();
+    }
+
+    @Test
     void aQueuedEventCostsItsEntryAndItsStrings() {
         StalledClient client = new StalledClient();
         OutboundBudget budget = new OutboundBudget(1 << 20, 64 << 20, () -> 1);
