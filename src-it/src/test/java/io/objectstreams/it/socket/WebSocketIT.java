@@ -9,9 +9,14 @@ import io.objectstreams.it.support.TestDatabase;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.net.URL;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -254,6 +259,37 @@ class WebSocketIT {
         assertThat(alice.get("api/it/log/warnings").body().asJsonArray()).extracting(v -> ((JsonString) v).getString())
                 .as("no WARNING or SEVERE line for client mistakes; only the probe that shows the watch works")
                 .containsExactly("WARNING io.objectstreams.it.probe: log watch probe");
+    }
+
+    /**
+     * The viewer is captured per handshake: two connections of one name with different roles, opened at the same
+     * time, each keep their own roles (dana is staff or a customer by the password she uses, ItIdentityStore).
+     */
+    @Test
+    void concurrentHandshakesOfOneNameKeepTheirOwnRoles() throws Exception {
+        long order = aliceOrder();
+        int rounds = 5;
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            for (int round = 0; round < rounds; round++) {
+                List<Future<String>> answers = new ArrayList<>();
+                for (int i = 0; i < 16; i++) {
+                    String login = i % 2 == 0 ? "dana:staff-pw" : "dana:customer-pw";
+                    answers.add(pool.submit(() -> {
+                        try (StreamClient dana = StreamClient.connect(base, login)) {
+                            JsonObject reply = dana.send(subscribe(order, "s")).next();
+                            return login + " " + (reply.getString("type").equals("subscribed") ? "subscribed" : reply.getString("code"));
+                        }
+                    }));
+                }
+                for (int i = 0; i < answers.size(); i++) {
+                    assertThat(answers.get(i).get(30, TimeUnit.SECONDS)).as("alice's order to staff dana, not to customer dana")
+                            .isEqualTo(i % 2 == 0 ? "dana:staff-pw subscribed" : "dana:customer-pw not_found");
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

@@ -33,8 +33,9 @@ public final class StreamClient implements AutoCloseable {
     private static WebSocket.Builder builder(String user, String origin) {
         WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
         if (user != null) {
+            String login = user.contains(":") ? user : user + ":" + user + "-pw";
             builder.header("Authorization", "Basic " + Base64.getEncoder()
-                    .encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8)));
+                    .encodeToString(login.getBytes(StandardCharsets.UTF_8)));
         }
         if (origin != null) {
             builder.header("Origin", origin);
@@ -46,7 +47,10 @@ public final class StreamClient implements AutoCloseable {
         return URI.create(deployment.toString().replaceFirst("^http", "ws")).resolve("streams/ws");
     }
 
-    /** @param deployment the store's base URL ({@code http://host:port/store/}) */
+    /**
+     * @param deployment the store's base URL ({@code http://host:port/store/})
+     * @param user       a demo user (its password is the name followed by {@code -pw}), or {@code user:password}
+     */
     public static StreamClient connect(URL deployment, String user) {
         return new StreamClient(endpoint(deployment), user, null);
     }

@@ -5,7 +5,6 @@ import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.HandshakeResponse;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.HandshakeRequest;
@@ -21,13 +20,15 @@ import java.util.stream.Collectors;
  * Captures the viewer at the handshake, the only moment roles can be asked of the container: for every role a
  * visibility policy declared, whether the authenticated caller holds it.
  *
- * <p>The endpoint configuration's user properties may be shared between concurrent handshakes on some
- * servers, so the viewer is stored under its principal's name, not under one fixed key.
+ * <p>The viewer travels from the handshake to the session in the user properties. Jakarta WebSocket 2.1 makes
+ * those a per-connection copy during the handshake, and the session starts with that copy, so the viewer is
+ * stored under one fixed key and read back from the session, never from the endpoint configuration: nothing
+ * is shared between connections, and nothing grows per user.
  */
 public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
 
     private static final Logger LOG = Logger.getLogger(HandshakeConfigurator.class.getName());
-    private static final String KEY = "io.objectstreams.viewer.";
+    private static final String KEY = "io.objectstreams.viewer";
 
     /**
      * Refuses a browser's handshake from a page of another origin (cross-site WebSocket hijacking would otherwise
@@ -68,15 +69,25 @@ public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
         Set<String> roles = CDI.current().select(Visibility.class).get().declaredRoles().stream()
                 .filter(request::isUserInRole)
                 .collect(Collectors.toSet());
-        config.getUserProperties().put(KEY + principal.getName(), new Viewer(principal.getName(), roles));
+        config.getUserProperties().put(KEY, new Viewer(principal.getName(), roles));
     }
 
-    static Viewer viewer(Session session, EndpointConfig config) {
+    /**
+     * The viewer captured at this session's handshake. One that names another principal than the session's
+     * would mean the server shares handshake properties between connections; it is never used, and the
+     * connection gets no roles rather than someone else's.
+     */
+    static Viewer viewer(Session session) {
         Principal principal = session.getUserPrincipal();
         if (principal == null) {
             return Viewer.anonymous();
         }
-        Object viewer = config.getUserProperties().get(KEY + principal.getName());
-        return viewer instanceof Viewer captured ? captured : new Viewer(principal.getName(), Set.of());
+        Object captured = session.getUserProperties().remove(KEY);
+        if (captured instanceof Viewer viewer && viewer.name().equals(principal.getName())) {
+            return viewer;
+        }
+        LOG.warning(() -> "No viewer was captured at the handshake of WebSocket session " + session.getId()
+                + "; it gets no roles");
+        return new Viewer(principal.getName(), Set.of());
     }
 }

@@ -6,7 +6,6 @@ import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.web.subscription.SubscriptionEngine;
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
-import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.OnClose;
 import jakarta.websocket.OnError;
 import jakarta.websocket.OnMessage;
@@ -38,8 +37,8 @@ public class StreamsEndpoint {
     private WebSocketSubscriber subscriber;
 
     @OnOpen
-    public void open(Session session, EndpointConfig endpointConfig) {
-        Viewer viewer = HandshakeConfigurator.viewer(session, endpointConfig);
+    public void open(Session session) {
+        Viewer viewer = HandshakeConfigurator.viewer(session);
         TransportSettings settings = feed.settings();
         // The container closes the session on a frame above its buffer (1009); leave room above the protocol's
         // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
