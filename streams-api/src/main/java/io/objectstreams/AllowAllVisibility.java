@@ -14,6 +14,12 @@ import jakarta.persistence.criteria.Root;
  */
 public abstract class AllowAllVisibility<E> implements VisibilityPolicy<E> {
 
+    /** Deliberately public: anonymous viewers too. */
+    @Override
+    public boolean admitsAnonymous() {
+        return true;
+    }
+
     @Override
     public Predicate visibleTo(Viewer viewer, CriteriaBuilder cb, Root<E> root) {
         return cb.conjunction();

@@ -36,9 +36,19 @@ public interface VisibilityPolicy<E> {
     }
 
     /**
+     * Whether anonymous viewers (connections without a caller principal) may read anything of this model. When
+     * false, the default, the engine answers them "nothing" without asking {@link #visibleTo}: a natural
+     * owner-only predicate such as {@code owner = viewer.name()} would otherwise read {@code owner IS NULL} for
+     * them on some providers. Return true only for deliberately public data, as {@link AllowAllVisibility} does.
+     */
+    default boolean admitsAnonymous() {
+        return false;
+    }
+
+    /**
      * Restricts {@code root} to what {@code viewer} may read. Return {@code cb.conjunction()} for everything
-     * and {@code cb.disjunction()} for nothing. Anonymous viewers should see nothing unless the model is
-     * deliberately public.
+     * and {@code cb.disjunction()} for nothing. Anonymous viewers reach this method only if
+     * {@link #admitsAnonymous()} is true.
      */
     Predicate visibleTo(Viewer viewer, CriteriaBuilder cb, Root<E> root);
 }

@@ -292,6 +292,23 @@ class WebSocketIT {
         }
     }
 
+    /**
+     * Anonymous viewers are denied by the engine unless the policy admits them (G8): an owner-only policy that
+     * never checks for anonymous must not show them the rows that have no owner.
+     */
+    @Test
+    void anOwnerOnlyPolicyShowsAnonymousViewersNothingNotTheRowsWithoutOwner() throws Exception {
+        String ownerless = "{\"op\":\"subscribe\",\"model\":\"ItOwned\",\"pk\":\"1\"}";
+        String alices = "{\"op\":\"subscribe\",\"model\":\"ItOwned\",\"pk\":\"2\"}";
+        try (StreamClient anonymous = StreamClient.connect(base, null);
+             StreamClient alice = StreamClient.connect(base, "alice")) {
+            assertThat(error(anonymous, ownerless)).as("row 1 has no owner").isEqualTo("not_found");
+            assertThat(error(anonymous, alices)).isEqualTo("not_found");
+            assertThat(error(alice, ownerless)).isEqualTo("not_found");
+            assertThat(alice.send(alices).next().getString("type")).as("the policy itself works").isEqualTo("subscribed");
+        }
+    }
+
     @Test
     void aReadyPolicyLetsAuthenticatedViewersSeeAndAnonymousOnesNot() throws Exception {
         StoreClient alice = StoreClient.as("alice", base);

@@ -85,6 +85,10 @@ public class Visibility {
 
     private <E> Set<String> query(VisibilityPolicy<E> policy, Viewer viewer, Filter filter, Collection<String> pks,
                                   int limit) {
+        if (viewer.isAnonymous() && !policy.admitsAnonymous()) {
+            // Denied here, not in each policy (G8): the policy is never asked about an anonymous viewer.
+            return Set.of();
+        }
         // An entity manager of our own per query: the policy's container-managed one, used outside a transaction
         // from two threads at once (listener and WebSocket), had Payara close it under a running query.
         EntityManager em = factory(policy).createEntityManager();
