@@ -49,10 +49,14 @@ public class StreamsFeed {
         }
     }
 
-    /** One subject's assigned events after {@code cursor}, in cursor order, at most {@code limit}. */
-    public List<StreamEvent> subjectAfter(String model, String pk, long cursor, int limit) throws SQLException {
+    /**
+     * One subject's assigned events after {@code after} and up to {@code through}, in cursor order, at most
+     * {@code limit}.
+     */
+    public List<StreamEvent> subjectBetween(String model, String pk, long after, long through, int limit)
+            throws SQLException {
         try (Connection connection = config.dataSource().getConnection()) {
-            return OutboxReader.readSubjectAfter(connection, model, pk, cursor, limit);
+            return OutboxReader.readSubjectBetween(connection, model, pk, after, through, limit);
         }
     }
 

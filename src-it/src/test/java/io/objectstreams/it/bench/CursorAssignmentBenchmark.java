@@ -71,7 +71,7 @@ public final class CursorAssignmentBenchmark {
 
     /**
      * Replay read rate: one object with {@value #REPLAY_EVENTS} events among the rows above, read back with the
-     * product's own {@link OutboxReader#readSubjectAfter} (the subject index), all at once and as a reconnecting
+     * product's own {@link OutboxReader#readSubjectBetween} (the subject index), all at once and as a reconnecting
      * client reads them (its last {@code streams.replay-limit} = 1000 events).
      */
     private static void replay(DataSource source) throws SQLException {
@@ -90,14 +90,14 @@ public final class CursorAssignmentBenchmark {
             double bestTail = Double.MAX_VALUE;
             for (int round = 0; round < ROUNDS + 1; round++) {
                 long start = System.nanoTime();
-                int read = OutboxReader.readSubjectAfter(connection, "bench.Replay", "1", 0, REPLAY_EVENTS + 1).size();
+                int read = OutboxReader.readSubjectBetween(connection, "bench.Replay", "1", 0, Long.MAX_VALUE, REPLAY_EVENTS + 1).size();
                 double seconds = (System.nanoTime() - start) / 1e9;
                 if (read != REPLAY_EVENTS) {
                     throw new IllegalStateException("read " + read + " of " + REPLAY_EVENTS);
                 }
                 bestAll = Math.max(bestAll, read / seconds);
                 start = System.nanoTime();
-                int tail = OutboxReader.readSubjectAfter(connection, "bench.Replay", "1", total - 1000, 1001).size();
+                int tail = OutboxReader.readSubjectBetween(connection, "bench.Replay", "1", total - 1000, Long.MAX_VALUE, 1001).size();
                 double tailMillis = (System.nanoTime() - start) / 1e6;
                 if (tail != 1000) {
                     throw new IllegalStateException("read " + tail + " of the last 1000");

@@ -20,7 +20,7 @@ public final class OutboxReader {
     private static final String READ = COLUMNS + " WHERE cursor > ? ORDER BY cursor LIMIT ?";
 
     private static final String READ_SUBJECT = COLUMNS
-            + " WHERE model = ? AND subject_pk = ? AND cursor > ? ORDER BY cursor LIMIT ?";
+            + " WHERE model = ? AND subject_pk = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
 
     /** The high cursor assigned so far, and how far retention has deleted (the watermark). */
     public record CursorState(long lastCursor, long prunedThrough) {
@@ -38,13 +38,14 @@ public final class OutboxReader {
     }
 
     /** One subject's assigned rows after a cursor (the subject index keeps this cheap). */
-    public static List<StreamEvent> readSubjectAfter(Connection connection, String model, String pk, long cursor,
-                                                     int limit) throws SQLException {
+    public static List<StreamEvent> readSubjectBetween(Connection connection, String model, String pk, long after,
+                                                       long through, int limit) throws SQLException {
         try (PreparedStatement read = connection.prepareStatement(READ_SUBJECT)) {
             read.setString(1, model);
             read.setString(2, pk);
-            read.setLong(3, cursor);
-            read.setInt(4, limit);
+            read.setLong(3, after);
+            read.setLong(4, through);
+            read.setInt(5, limit);
             return events(read);
         }
     }

@@ -134,18 +134,13 @@ public class SubscriptionEngine {
 
     /**
      * Checks that the viewer may subscribe as asked and returns the validated filter: the model must have a
-     * policy, an object must be visible, a filter must pass its model's declarations.
+     * policy, a filter must pass its model's declarations. Whether an object is visible is decided by
+     * {@link #start}, after registration.
      */
     Filter filter(Viewer viewer, SubscribeRequest request) throws ProtocolError {
         VisibilityPolicy<?> policy = visibility.policy(request.model()).orElseThrow(() -> new ProtocolError(
                 ProtocolError.NOT_FOUND, "There is no subscribable model " + request.model()));
         switch (request.kind()) {
-            case "object":
-                if (visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty()) {
-                    throw new ProtocolError(ProtocolError.NOT_FOUND, request.model() + " " + request.pk()
-                            + " does not exist or is not visible to you");
-                }
-                return Filter.NONE;
             case "filter":
                 try {
                     return FilterDeclarations.parse(policy.entity(), request.filter());
@@ -187,7 +182,7 @@ public class SubscriptionEngine {
                 throw new ProtocolError(ProtocolError.INVALID_CURSOR, "Cursor " + from
                         + " is newer than the outbox (last cursor " + state.lastCursor() + ")");
             }
-            Set<String> members = request.isObject() ? Set.of(request.pk()) : members(viewer, subscription);
+            Set<String> members = request.isObject() ? visibleObject(viewer, request) : members(viewer, subscription);
             if (from == null) {
                 return new Start(members, cursor, List.of(), null);
             }
@@ -199,17 +194,30 @@ public class SubscriptionEngine {
                 return from < cursor ? new Start(members, cursor, List.of(), "cursor_replay_unavailable")
                         : new Start(members, from, List.of(), null);
             }
+            // Replayed only through the registration cursor, before which the object was just found visible; every
+            // later event is delivered live, with its own visibility check (G8, G10).
             int limit = settings.replayLimit();
-            List<StreamEvent> missed = feed.subjectAfter(request.model(), request.pk(), from, limit + 1);
+            List<StreamEvent> missed = feed.subjectBetween(request.model(), request.pk(), from, cursor, limit + 1);
             if (missed.size() > limit) {
                 return new Start(members, cursor, List.of(), "object_replay_limit_exceeded");
             }
-            // filter() has just found the object visible: replay it as a member, as the snapshot says.
             return new Start(members, from, missed.stream().map(e -> new StreamSession.Delivery(e, true)).toList(), null);
         } catch (SQLException e) {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The subscription could not be started: "
                     + e.getMessage() + "; retry shortly");
         }
+    }
+
+    /**
+     * The object of an object subscription, checked visible after the subscription registered: what it missed
+     * through the registration cursor is older than this check, and everything later is decided live.
+     */
+    private Set<String> visibleObject(Viewer viewer, SubscribeRequest request) throws ProtocolError {
+        if (visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty()) {
+            throw new ProtocolError(ProtocolError.NOT_FOUND, request.model() + " " + request.pk()
+                    + " does not exist or is not visible to you");
+        }
+        return Set.of(request.pk());
     }
 
     private Set<String> members(Viewer viewer, Subscription subscription) throws ProtocolError {

@@ -23,6 +23,10 @@ public class ItNoteVisibility extends AuthenticatedVisibility<ItNote> implements
     static final AtomicInteger FAILURES = new AtomicInteger();
     /** How long each call of {@link #visibleTo} sleeps. */
     static final AtomicLong DELAY_MILLIS = new AtomicLong();
+    /** How long each call of {@link #visibleTo} on the delivery thread sleeps: fan-out slows, subscribes do not. */
+    static final AtomicLong DELIVERY_DELAY_MILLIS = new AtomicLong();
+    /** A note no viewer may read any more (0: none), as when an application revokes access. */
+    static final AtomicLong HIDDEN = new AtomicLong();
 
     @PersistenceContext(unitName = "store")
     EntityManager em;
@@ -42,7 +46,8 @@ public class ItNoteVisibility extends AuthenticatedVisibility<ItNote> implements
         if (FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new IllegalStateException("ItNoteVisibility fails on purpose (test fault)");
         }
-        long delay = DELAY_MILLIS.get();
+        long delay = DELAY_MILLIS.get()
+                + (Thread.currentThread().getName().contains("object-streams-delivery") ? DELIVERY_DELAY_MILLIS.get() : 0);
         if (delay > 0) {
             try {
                 Thread.sleep(delay);
@@ -50,6 +55,8 @@ public class ItNoteVisibility extends AuthenticatedVisibility<ItNote> implements
                 Thread.currentThread().interrupt();
             }
         }
-        return super.visibleTo(viewer, cb, root);
+        long hidden = HIDDEN.get();
+        return hidden == 0 ? super.visibleTo(viewer, cb, root)
+                : cb.and(super.visibleTo(viewer, cb, root), cb.notEqual(root.get("id"), hidden));
     }
 }

@@ -8,15 +8,22 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** Makes {@link ItNoteVisibility} fail or slow on this server: {@code it/visibility-fault?failures=1&delayMillis=0}. */
+/**
+ * Makes {@link ItNoteVisibility} fail, slow, or hide a note on this server:
+ * {@code it/visibility-fault?failures=1&delayMillis=0&deliveryDelayMillis=0&hide=0}. Each call sets all four.
+ */
 @Path("it/visibility-fault")
 @Produces(MediaType.APPLICATION_JSON)
 public class VisibilityFaultResource {
 
     @POST
-    public JsonObject set(@QueryParam("failures") int failures, @QueryParam("delayMillis") long delayMillis) {
+    public JsonObject set(@QueryParam("failures") int failures, @QueryParam("delayMillis") long delayMillis,
+                          @QueryParam("deliveryDelayMillis") long deliveryDelayMillis, @QueryParam("hide") long hide) {
         ItNoteVisibility.FAILURES.set(failures);
         ItNoteVisibility.DELAY_MILLIS.set(delayMillis);
-        return Json.createObjectBuilder().add("failures", failures).add("delayMillis", delayMillis).build();
+        ItNoteVisibility.DELIVERY_DELAY_MILLIS.set(deliveryDelayMillis);
+        ItNoteVisibility.HIDDEN.set(hide);
+        return Json.createObjectBuilder().add("failures", failures).add("delayMillis", delayMillis)
+                .add("deliveryDelayMillis", deliveryDelayMillis).add("hide", hide).build();
     }
 }
