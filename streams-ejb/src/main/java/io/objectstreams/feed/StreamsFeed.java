@@ -34,7 +34,8 @@ public class StreamsFeed {
     void load() {
         settings = new TransportSettings(config.maxSubscriptions(), config.maxFrameBytes(), config.maxMemberPks(),
                 config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.senderThreads(),
-                config.allowedOrigins(), config.replayLimit());
+                config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
+                config.maxConnectionsPerPrincipal());
     }
 
     public TransportSettings settings() {

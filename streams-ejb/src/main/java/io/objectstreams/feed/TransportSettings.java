@@ -16,10 +16,14 @@ import java.util.Set;
  * @param senderThreads      {@code streams.websocket.sender-threads}
  * @param allowedOrigins     {@code streams.websocket.allowed-origins}, normalized; {@code *} for any
  * @param replayLimit        {@code streams.replay-limit}
+ * @param maxConnectionMemberPks     {@code streams.websocket.max-connection-member-pks}
+ * @param maxConnections             {@code streams.connections.max}
+ * @param maxConnectionsPerPrincipal {@code streams.connections.max-per-principal}
  */
 public record TransportSettings(int maxSubscriptions, int maxFrameBytes, int maxMemberPks, long maxConnectionBytes,
                                 long maxServerBytes, Duration maxIdle, int senderThreads, Set<String> allowedOrigins,
-                                int replayLimit) {
+                                int replayLimit, int maxConnectionMemberPks, int maxConnections,
+                                int maxConnectionsPerPrincipal) {
 
     /**
      * Whether a page of {@code origin} may connect: the application's own origin ({@code ownOrigin}, from the

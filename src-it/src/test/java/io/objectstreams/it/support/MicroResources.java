@@ -18,12 +18,17 @@ public final class MicroResources {
 
     /** Writes the commands to {@code file}; with {@code xa} the pool uses {@code PGXADataSource}. */
     public static Path writePostBootCommands(Path file, boolean xa) {
+        return writePostBootCommands(file, xa, 32);
+    }
+
+    /** As {@link #writePostBootCommands(Path, boolean)}, with a pool of at most {@code maxPool} connections. */
+    public static Path writePostBootCommands(Path file, boolean xa, int maxPool) {
         Map<String, String> db = TestDatabase.serverEnvironment();
         String commands = "create-jdbc-connection-pool"
                 + (xa ? " --datasourceclassname org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
                       : " --datasourceclassname org.postgresql.ds.PGSimpleDataSource --restype javax.sql.DataSource")
                 + " --isconnectvalidatereq=true --validationmethod auto-commit --failconnection=true"
-                + " --steadypoolsize 2 --maxpoolsize 32"
+                + " --steadypoolsize " + Math.min(2, maxPool) + " --maxpoolsize " + maxPool
                 + " --property serverName=" + db.get("STREAMS_DB_HOST") + ":portNumber=" + db.get("STREAMS_DB_PORT")
                 + ":databaseName=" + db.get("STREAMS_DB_NAME") + ":user=" + db.get("STREAMS_DB_USER")
                 + ":password=" + db.get("STREAMS_DB_PASSWORD") + " storePool\n"

@@ -54,7 +54,8 @@ public final class PayaraMicroProcess implements ServerProcess {
                     "--nocluster", "--port", Integer.toString(port), "--sslPort", Integer.toString(Ports.free()),
                     "--deploy", war.getAbsolutePath()));
             command.addAll(microOptions);
-            Path postBoot = MicroResources.writePostBootCommands(dir.resolve("post-boot.txt"), false);
+            Path postBoot = MicroResources.writePostBootCommands(dir.resolve("post-boot.txt"), false,
+                    Integer.parseInt(env.getOrDefault(ServerProcess.POOL_MAX, "32")));
             command.addAll(List.of("--addLibs", requiredFile("streams.it.driver"),
                     "--postbootcommandfile", postBoot.toAbsolutePath().toString()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

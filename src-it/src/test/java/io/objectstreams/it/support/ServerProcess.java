@@ -16,6 +16,12 @@ import java.util.Map;
  */
 public interface ServerProcess extends AutoCloseable {
 
+    /**
+     * An entry of {@code env} that sets the maximum size of the server's {@code jdbc/store} pool (default 32):
+     * Payara Micro reads it when its post-boot commands are written, WildFly's datasource from the environment.
+     */
+    String POOL_MAX = "STREAMS_IT_POOL_MAX";
+
     /** Starts a server deploying {@code archive}, with the test database's settings plus {@code env}. */
     static ServerProcess start(String name, File archive, Map<String, String> env) {
         return start(Deployments.server(), name, archive, env);

@@ -74,6 +74,21 @@ public class StreamsConfig {
     public static final String MAX_MEMBER_PKS = "streams.websocket.max-member-pks";
     public static final int DEFAULT_MAX_MEMBER_PKS = 10_000;
 
+    /**
+     * Member pks all filter and model subscriptions of one connection may hold together when one more starts;
+     * at least {@link #MAX_MEMBER_PKS}.
+     */
+    public static final String MAX_CONNECTION_MEMBER_PKS = "streams.websocket.max-connection-member-pks";
+    public static final int DEFAULT_MAX_CONNECTION_MEMBER_PKS = 100_000;
+
+    /** Connections of every transport this instance accepts at once. */
+    public static final String MAX_CONNECTIONS = "streams.connections.max";
+    public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+
+    /** Connections one authenticated principal may hold at once on this instance (anonymous ones: see the docs). */
+    public static final String MAX_CONNECTIONS_PER_PRINCIPAL = "streams.connections.max-per-principal";
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_PRINCIPAL = 64;
+
     /** Replaced by the byte budgets below; setting it stops deployment with a message naming them. */
     public static final String OUTBOUND_QUEUE = "streams.websocket.outbound-queue";
 
@@ -125,6 +140,9 @@ public class StreamsConfig {
     private int replayLimit;
     private int maxFrameBytes;
     private int maxMemberPks;
+    private int maxConnectionMemberPks;
+    private int maxConnections;
+    private int maxConnectionsPerPrincipal;
     private long maxConnectionBytes;
     private long maxServerBytes;
     private Duration maxIdle;
@@ -162,6 +180,12 @@ public class StreamsConfig {
         maxFrameBytes = ConfigRules.integer(MAX_FRAME_BYTES, text(MAX_FRAME_BYTES), DEFAULT_MAX_FRAME_BYTES,
                 1_024, 1_048_576);
         maxMemberPks = ConfigRules.integer(MAX_MEMBER_PKS, text(MAX_MEMBER_PKS), DEFAULT_MAX_MEMBER_PKS, 1, 10_000_000);
+        maxConnectionMemberPks = ConfigRules.integer(MAX_CONNECTION_MEMBER_PKS, text(MAX_CONNECTION_MEMBER_PKS),
+                Math.max(DEFAULT_MAX_CONNECTION_MEMBER_PKS, maxMemberPks), maxMemberPks, 100_000_000);
+        maxConnections = ConfigRules.integer(MAX_CONNECTIONS, text(MAX_CONNECTIONS), DEFAULT_MAX_CONNECTIONS, 1, 10_000_000);
+        maxConnectionsPerPrincipal = ConfigRules.integer(MAX_CONNECTIONS_PER_PRINCIPAL,
+                text(MAX_CONNECTIONS_PER_PRINCIPAL), Math.min(DEFAULT_MAX_CONNECTIONS_PER_PRINCIPAL, maxConnections),
+                1, maxConnections);
         if (text(OUTBOUND_QUEUE).isPresent()) {
             throw ConfigRules.invalid(OUTBOUND_QUEUE, "is no longer read: the outbound queue is bounded in bytes."
                     + " Remove it and set " + MAX_CONNECTION_BYTES + " (and " + MAX_SERVER_BYTES + ") instead");
@@ -181,6 +205,18 @@ public class StreamsConfig {
 
     public long maxConnectionBytes() {
         return maxConnectionBytes;
+    }
+
+    public int maxConnectionMemberPks() {
+        return maxConnectionMemberPks;
+    }
+
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    public int maxConnectionsPerPrincipal() {
+        return maxConnectionsPerPrincipal;
     }
 
     public long maxServerBytes() {

@@ -3,6 +3,8 @@ package io.objectstreams.web.socket;
 import io.objectstreams.Viewer;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
+import io.objectstreams.web.subscription.Messages;
+import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.SubscriptionEngine;
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
@@ -12,6 +14,7 @@ import jakarta.websocket.OnMessage;
 import jakarta.websocket.OnOpen;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
+import java.io.IOException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -44,13 +47,30 @@ public class StreamsEndpoint {
         // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
         session.setMaxTextMessageBufferSize(CONTAINER_FRAME_BYTES);
         session.setMaxIdleTimeout(settings.maxIdle().toMillis());
-        subscriber = new WebSocketSubscriber(session, settings.maxFrameBytes(), sendLoader(settings));
-        subscriber.attach(engine.open(subscriber, viewer));
+        WebSocketSubscriber opened = new WebSocketSubscriber(session, settings.maxFrameBytes(), sendLoader(settings));
+        try {
+            opened.attach(engine.open(opened, viewer));
+            subscriber = opened;
+        } catch (ProtocolError refused) {
+            refuse(session, refused);
+        }
+    }
+
+    /** A connection the engine refused: the client reads why, then the socket closes (1013, try again later). */
+    private static void refuse(Session session, ProtocolError refused) {
+        try {
+            session.getBasicRemote().sendText(Messages.error(refused).toString());
+            session.close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, refused.code()));
+        } catch (IOException | IllegalStateException e) {
+            LOG.log(Level.FINE, "Refusing WebSocket session " + session.getId() + " failed", e);
+        }
     }
 
     @OnMessage(maxMessageSize = CONTAINER_FRAME_BYTES)
     public void message(String text) {
-        subscriber.handle(text);
+        if (subscriber != null) {
+            subscriber.handle(text);
+        }
     }
 
     @OnClose

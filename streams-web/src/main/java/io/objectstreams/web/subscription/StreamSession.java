@@ -85,6 +85,15 @@ public final class StreamSession {
             throw e;
         }
         synchronized (this) {
+            int held = memberPks();
+            if (held + start.members().size() > engine.maxConnectionMemberPks()) {
+                subscriptions.remove(id);
+                starting.remove(id);
+                throw new ProtocolError(ProtocolError.MEMBER_LIMIT_EXCEEDED, "This subscription would hold "
+                        + start.members().size() + " objects and this connection's subscriptions already hold " + held
+                        + "; together they may hold " + engine.maxConnectionMemberPks()
+                        + " (streams.websocket.max-connection-member-pks). Unsubscribe or narrow a filter");
+            }
             subscription.start(start.members(), start.replayFrom());
             outbound.control(Messages.subscribed(subscription, cursor));
             if (start.resyncReason() != null) {
@@ -170,6 +179,15 @@ public final class StreamSession {
             pending.resyncCursor = Math.max(pending.resyncCursor, cursor);
             pending.resyncReason = reason;
         }
+    }
+
+    /** Objects the subscriptions of this connection hold now. */
+    private int memberPks() {
+        int held = 0;
+        for (Subscription subscription : subscriptions.values()) {
+            held += subscription.memberCount();
+        }
+        return held;
     }
 
     /** Subscriptions of this connection, for health data. */

@@ -66,6 +66,11 @@ final class Subscription {
         sentThrough = cursor;
     }
 
+    /** The members it holds now. */
+    int memberCount() {
+        return members.size();
+    }
+
     /** Whether an event on this subject may concern the subscription (before visibility and filter are known). */
     boolean concerns(StreamEvent event) {
         return event.model().equals(request.model()) && (request.pk() == null || request.pk().equals(event.pk()));

@@ -36,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -72,6 +73,10 @@ public class SubscriptionEngine {
     ManagedThreadFactory threads;
 
     private final Map<Subscriber, StreamSession> sessions = new ConcurrentHashMap<>();
+    /** Connections admitted and not yet closed; {@link #sessions} may briefly lag behind it. */
+    private final AtomicInteger connections = new AtomicInteger();
+    /** Open connections per authenticated principal, for {@code streams.connections.max-per-principal}. */
+    private final Map<String, Integer> byPrincipal = new ConcurrentHashMap<>();
 
     /** Held while a batch is fanned out, and while a subscription joins: a batch sees a subscription entirely or not at all. */
     private final Object fanOut = new Object();
@@ -109,8 +114,13 @@ public class SubscriptionEngine {
         senders.shutdownNow();
     }
 
-    /** Registers a new connection of any transport. */
-    public StreamSession open(Subscriber subscriber, Viewer viewer) {
+    /**
+     * Registers a new connection of any transport, or refuses it ({@code connection_limit_exceeded}) when this
+     * instance holds {@code streams.connections.max} connections, or the viewer
+     * {@code streams.connections.max-per-principal}. A refused connection holds nothing.
+     */
+    public StreamSession open(Subscriber subscriber, Viewer viewer) throws ProtocolError {
+        admit(viewer);
         StreamSession session = new StreamSession(subscriber, viewer, this, new OutboundQueue(subscriber, budget, senders));
         sessions.put(subscriber, session);
         return session;
@@ -118,10 +128,49 @@ public class SubscriptionEngine {
 
     /** Forgets a connection that ended, and what was queued for it. */
     public void close(Subscriber subscriber) {
-        StreamSession session = sessions.remove(subscriber);
+        StreamSession session = subscriber == null ? null : sessions.remove(subscriber);
         if (session != null) {
             session.closed();
+            release(session.viewer());
         }
+    }
+
+    private void admit(Viewer viewer) throws ProtocolError {
+        if (connections.incrementAndGet() > settings.maxConnections()) {
+            connections.decrementAndGet();
+            throw new ProtocolError(ProtocolError.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
+                    + settings.maxConnections() + " connections (streams.connections.max); try again later");
+        }
+        if (viewer.isAnonymous()) {
+            return;
+        }
+        int max = settings.maxConnectionsPerPrincipal();
+        boolean[] full = {false};
+        // An entry exists only while its principal is connected: nothing here grows with the number of users.
+        byPrincipal.compute(viewer.name(), (name, held) -> {
+            int count = held == null ? 0 : held;
+            if (count >= max) {
+                full[0] = true;
+                return held;
+            }
+            return count + 1;
+        });
+        if (full[0]) {
+            connections.decrementAndGet();
+            throw new ProtocolError(ProtocolError.CONNECTION_LIMIT_EXCEEDED, "You already hold " + max
+                    + " connections to this server (streams.connections.max-per-principal); close one first");
+        }
+    }
+
+    private void release(Viewer viewer) {
+        connections.decrementAndGet();
+        if (!viewer.isAnonymous()) {
+            byPrincipal.computeIfPresent(viewer.name(), (name, held) -> held <= 1 ? null : held - 1);
+        }
+    }
+
+    int maxConnectionMemberPks() {
+        return settings.maxConnectionMemberPks();
     }
 
     int maxSubscriptions() {

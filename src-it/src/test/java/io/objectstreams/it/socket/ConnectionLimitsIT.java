@@ -1,0 +1,174 @@
+package io.objectstreams.it.socket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.ServerProcess;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * G12: what one connection, one user and all users together may hold on an instance is bounded by config, with
+ * named errors; and subscribing never needs two pooled connections at once. One server with a 4-connection
+ * pool and small limits: 10 connections, 3 per principal, 5 objects per subscription and 8 per connection.
+ */
+class ConnectionLimitsIT {
+
+    private static final String MODEL = "store.CustomerOrder";
+    private static ServerProcess server;
+    private static URL base;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = ServerProcess.start("limits", Deployments.storeFile("limits"), Map.of(
+                ServerProcess.POOL_MAX, "4",
+                "STREAMS_CONNECTIONS_MAX", "10",
+                "STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "3",
+                "STREAMS_WEBSOCKET_MAX_MEMBER_PKS", "5",
+                "STREAMS_WEBSOCKET_MAX_CONNECTION_MEMBER_PKS", "8"));
+        server.awaitStarted(Duration.ofMinutes(3));
+        base = server.deployment();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** Four orders of alice with a total no other test uses; a filter on it matches exactly them for her. */
+    private static String fourOrdersFilter() {
+        String total = ThreadLocalRandom.current().nextInt(100_000, 999_999) + ".37";
+        for (int i = 0; i < 4; i++) {
+            StoreClient.as("alice", base).createOrder("{\"status\":\"open\",\"total\":" + total + "}");
+        }
+        return "{\"total\":\"" + total + "\"}";
+    }
+
+    private static String subscribeFilter(String id, String filter) {
+        return "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"" + id
+                + "\",\"filter\":" + filter + "}";
+    }
+
+    @Test
+    void eightConcurrentFilterSubscribesOnAFourConnectionPoolAllStart() throws Exception {
+        String filter = fourOrdersFilter();
+        List<StreamClient> clients = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            for (String user : List.of("alice", "alice", "alice", "bob", "bob", "bob", "carol", "carol")) {
+                clients.add(awaitAdmitted(user));
+            }
+            for (int round = 0; round < 3; round++) {
+                List<Future<JsonObject>> replies = new ArrayList<>();
+                for (StreamClient client : clients) {
+                    String id = "r" + round;
+                    replies.add(pool.submit(() -> client.send(subscribeFilter(id, filter)).next()));
+                }
+                for (Future<JsonObject> reply : replies) {
+                    assertThat(reply.get(60, TimeUnit.SECONDS).getString("type")).as("round %d", round).isEqualTo("subscribed");
+                }
+                for (StreamClient client : clients) {
+                    client.send("{\"op\":\"unsubscribe\",\"subscription_id\":\"r" + round + "\"}");
+                    assertThat(client.next().getString("type")).isEqualTo("unsubscribed");
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            clients.forEach(StreamClient::close);
+        }
+    }
+
+    @Test
+    void theMembersOfAllSubscriptionsOfAConnectionAreBudgeted() throws Exception {
+        String filter = fourOrdersFilter();
+        try (StreamClient alice = awaitAdmitted("alice")) {
+            assertThat(alice.send(subscribeFilter("a", filter)).next().getString("type")).isEqualTo("subscribed");
+            assertThat(alice.send(subscribeFilter("b", filter)).next().getString("type")).isEqualTo("subscribed");
+            JsonObject refused = alice.send(subscribeFilter("c", filter)).next();
+            assertThat(refused.getString("code")).isEqualTo("member_limit_exceeded");
+            assertThat(refused.getString("message")).contains("streams.websocket.max-connection-member-pks");
+
+            alice.send("{\"op\":\"unsubscribe\",\"subscription_id\":\"a\"}");
+            assertThat(alice.next().getString("type")).isEqualTo("unsubscribed");
+            assertThat(alice.send(subscribeFilter("c", filter)).next().getString("type"))
+                    .as("room again once a subscription ended").isEqualTo("subscribed");
+        }
+    }
+
+    @Test
+    void aPrincipalMayHoldOnlyItsShareOfConnections() throws Exception {
+        List<StreamClient> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                held.add(awaitAdmitted("bob"));
+            }
+            try (StreamClient fourth = StreamClient.connect(base, "bob")) {
+                JsonObject refused = fourth.next();
+                assertThat(refused.getString("code")).isEqualTo("connection_limit_exceeded");
+                assertThat(refused.getString("message")).contains("streams.connections.max-per-principal");
+                assertThat(fourth.awaitClosed(Duration.ofSeconds(10))).as("try again later").isEqualTo(1013);
+            }
+            awaitAdmitted("alice").close();
+            held.remove(0).close();
+            StreamClient again = awaitAdmitted("bob");
+            held.add(again);
+        } finally {
+            held.forEach(StreamClient::close);
+        }
+    }
+
+    @Test
+    void theServerHoldsAtMostItsConfiguredConnections() throws Exception {
+        List<StreamClient> held = new ArrayList<>();
+        try {
+            for (String user : List.of("alice", "alice", "alice", "bob", "bob", "bob", "carol", "carol", "carol")) {
+                held.add(awaitAdmitted(user));
+            }
+            held.add(awaitAdmitted("dana:staff-pw"));
+            try (StreamClient eleventh = StreamClient.connect(base, "dana:staff-pw")) {
+                JsonObject refused = eleventh.next();
+                assertThat(refused.getString("code")).isEqualTo("connection_limit_exceeded");
+                assertThat(refused.getString("message")).contains("streams.connections.max");
+            }
+        } finally {
+            held.forEach(StreamClient::close);
+        }
+    }
+
+    /**
+     * Connects as {@code user} and checks the connection is served, retrying while the server has not yet let go
+     * of earlier connections (closing is asynchronous).
+     */
+    private static StreamClient awaitAdmitted(String user) throws InterruptedException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            StreamClient client = StreamClient.connect(base, user);
+            try {
+                JsonObject reply = client.send("{\"op\":\"unsubscribe\",\"subscription_id\":\"probe\"}").poll(10);
+                if (reply != null && "not_subscribed".equals(reply.getString("code", null))) {
+                    return client;
+                }
+            } catch (RuntimeException refusedAndClosed) {
+                // The server refused the connection and closed it before the probe went out.
+            }
+            client.close();
+            Thread.sleep(100);
+        }
+        throw new AssertionError(user + " was not admitted");
+    }
+}
