@@ -61,7 +61,10 @@ public class StreamsFeed {
         }
     }
 
-    /** The last cursor this instance handed to its transports; 0 before delivery started. */
+    /**
+     * The last cursor this instance handed to its transports; -1 while it does not yet know where its delivery
+     * starts (the database has not been reachable since it started), when no subscription may register.
+     */
     public long deliveredCursor() {
         return listener.deliveredCursor();
     }

@@ -40,6 +40,11 @@ import org.postgresql.PGConnection;
  */
 public final class FanOutLoadBenchmark {
 
+    /** Three users hold every connection here, more than streams.connections.max-per-principal allows by default. */
+    private static final Map<String, String> LOAD_LIMITS = Map.of("STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "10000",
+            "STREAMS_CONNECTIONS_MAX", "100000");
+
+
     private static final List<String> SERVERS = List.of(System.getProperty("bench.servers", "payara-micro,wildfly").split(","));
     private static final int[] CONNECTIONS = Arrays.stream(System.getProperty("bench.connections", "1000,5000").split(","))
             .mapToInt(Integer::parseInt).toArray();
@@ -89,8 +94,10 @@ public final class FanOutLoadBenchmark {
         File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
         System.out.printf("%n== %s, %d connections ==%n", kind, connections);
         // -Dbench.server.options: JVM options for the server, e.g. a profiler agent (JAVA_TOOL_OPTIONS).
-        Map<String, String> env = System.getProperty("bench.server.options", "").isBlank() ? Map.of()
-                : Map.of("JAVA_TOOL_OPTIONS", System.getProperty("bench.server.options"));
+        Map<String, String> env = new java.util.HashMap<>(LOAD_LIMITS);
+        if (!System.getProperty("bench.server.options", "").isBlank()) {
+            env.put("JAVA_TOOL_OPTIONS", System.getProperty("bench.server.options"));
+        }
         try (ServerProcess server = kind.equals("wildfly")
                 ? ServerProcess.start("wildfly", "load-" + connections, archive, env)
                 : PayaraMicroProcess.start("load-" + connections, Ports.free(), archive, env)) {
@@ -125,8 +132,8 @@ public final class FanOutLoadBenchmark {
         File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
         System.out.printf("%n== %s, %d idle connections ==%n", kind, count);
         try (ServerProcess server = kind.equals("wildfly")
-                ? ServerProcess.start("wildfly", "idle", archive, Map.of())
-                : PayaraMicroProcess.start("idle", Ports.free(), archive, Map.of())) {
+                ? ServerProcess.start("wildfly", "idle", archive, LOAD_LIMITS)
+                : PayaraMicroProcess.start("idle", Ports.free(), archive, LOAD_LIMITS)) {
             server.awaitStarted(Duration.ofMinutes(3));
             awaitReady(server.healthRoot());
             try (LoadClients warm = LoadClients.open(server.deployment(), 30)) {

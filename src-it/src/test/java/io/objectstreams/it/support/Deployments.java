@@ -60,7 +60,25 @@ public final class Deployments {
 
     /** The deployment for the server under test as a file, for servers started without Arquillian. */
     public static File storeFile(String name) {
+        return storeFile(name, xml -> xml);
+    }
+
+    /**
+     * As {@link #storeFile(String)}, with the store's {@code persistence.xml} rewritten by {@code edit}: for
+     * deployments that show what a misconfigured application gets.
+     */
+    public static File storeFile(String name, java.util.function.UnaryOperator<String> edit) {
         org.jboss.shrinkwrap.api.Archive<?> archive = store();
+        WebArchive war = archive instanceof WebArchive web ? web
+                : ((org.jboss.shrinkwrap.api.spec.EnterpriseArchive) archive).getAsType(WebArchive.class, "store.war");
+        String path = "WEB-INF/classes/META-INF/persistence.xml";
+        try (java.io.InputStream in = war.get(path).getAsset().openStream()) {
+            String xml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            war.delete(path);
+            war.add(new org.jboss.shrinkwrap.api.asset.StringAsset(edit.apply(xml)), path);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         File file = new File("target/" + name + "/" + (archive instanceof WebArchive ? "store.war" : "object-streams.ear"));
         file.getParentFile().mkdirs();
         archive.as(org.jboss.shrinkwrap.api.exporter.ZipExporter.class).exportTo(file, true);

@@ -23,7 +23,16 @@ public final class MicroResources {
 
     /** As {@link #writePostBootCommands(Path, boolean)}, with a pool of at most {@code maxPool} connections. */
     public static Path writePostBootCommands(Path file, boolean xa, int maxPool) {
-        Map<String, String> db = TestDatabase.serverEnvironment();
+        return writePostBootCommands(file, xa, maxPool, Map.of());
+    }
+
+    /**
+     * As {@link #writePostBootCommands(Path, boolean, int)}, with database settings ({@code STREAMS_DB_USER} and the
+     * like) overridden by {@code overrides}.
+     */
+    public static Path writePostBootCommands(Path file, boolean xa, int maxPool, Map<String, String> overrides) {
+        Map<String, String> db = new java.util.HashMap<>(TestDatabase.serverEnvironment());
+        overrides.forEach((key, value) -> db.computeIfPresent(key, (k, old) -> value));
         String commands = "create-jdbc-connection-pool"
                 + (xa ? " --datasourceclassname org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
                       : " --datasourceclassname org.postgresql.ds.PGSimpleDataSource --restype javax.sql.DataSource")

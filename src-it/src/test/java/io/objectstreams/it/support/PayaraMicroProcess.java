@@ -55,7 +55,7 @@ public final class PayaraMicroProcess implements ServerProcess {
                     "--deploy", war.getAbsolutePath()));
             command.addAll(microOptions);
             Path postBoot = MicroResources.writePostBootCommands(dir.resolve("post-boot.txt"), false,
-                    Integer.parseInt(env.getOrDefault(ServerProcess.POOL_MAX, "32")));
+                    Integer.parseInt(env.getOrDefault(ServerProcess.POOL_MAX, "32")), env);
             command.addAll(List.of("--addLibs", requiredFile("streams.it.driver"),
                     "--postbootcommandfile", postBoot.toAbsolutePath().toString()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

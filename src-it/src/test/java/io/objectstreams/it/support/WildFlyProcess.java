@@ -50,7 +50,8 @@ public final class WildFlyProcess implements ServerProcess {
             Path deployed = base.resolve("deployments").resolve("object-streams.ear");
             Files.copy(archive.toPath(), deployed, StandardCopyOption.REPLACE_EXISTING);
             // Every port derives from 8080, 9990, 8443 or 9993 plus the offset.
-            Map<String, String> db = TestDatabase.serverEnvironment();
+            Map<String, String> db = new java.util.HashMap<>(TestDatabase.serverEnvironment());
+            env.forEach((key, value) -> db.computeIfPresent(key, (k, old) -> value));
             List<String> command = List.of(home.resolve("bin/standalone.sh").toString(),
                     "-Djboss.server.base.dir=" + base,
                     "-Djboss.socket.binding.port-offset=" + offset,

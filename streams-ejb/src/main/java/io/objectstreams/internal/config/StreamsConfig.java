@@ -50,6 +50,15 @@ public class StreamsConfig {
     public static final String MAX_RETRY_DELAY = "streams.listener.max-retry-delay";
     public static final Duration DEFAULT_MAX_RETRY_DELAY = Duration.ofSeconds(30);
 
+    /**
+     * How long a listener session may stay unresponsive before it counts as dead. The database is asked to drop
+     * such a session of ours (server-side TCP keep-alive and {@code tcp_user_timeout}), and an assigner whose
+     * session has been idle that long is fenced by another instance, which then takes the role (G7). At least
+     * three poll intervals.
+     */
+    public static final String DEAD_SESSION_TIMEOUT = "streams.listener.dead-session-timeout";
+    public static final Duration DEFAULT_DEAD_SESSION_TIMEOUT = Duration.ofSeconds(30);
+
     /** Consecutive failed reconnects after which the listener gives up (liveness goes DOWN); -1 retries forever. */
     public static final String MAX_RETRIES = "streams.listener.max-retries";
     public static final int DEFAULT_MAX_RETRIES = -1;
@@ -87,7 +96,7 @@ public class StreamsConfig {
 
     /** Connections one authenticated principal may hold at once on this instance (anonymous ones: see the docs). */
     public static final String MAX_CONNECTIONS_PER_PRINCIPAL = "streams.connections.max-per-principal";
-    public static final int DEFAULT_MAX_CONNECTIONS_PER_PRINCIPAL = 64;
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_PRINCIPAL = 1_000;
 
     /** Replaced by the byte budgets below; setting it stops deployment with a message naming them. */
     public static final String OUTBOUND_QUEUE = "streams.websocket.outbound-queue";
@@ -172,7 +181,8 @@ public class StreamsConfig {
                 ConfigRules.atLeast(MAX_RETRY_DELAY,
                         ConfigRules.duration(MAX_RETRY_DELAY, text(MAX_RETRY_DELAY), DEFAULT_MAX_RETRY_DELAY), retryDelay),
                 ConfigRules.integer(MAX_RETRIES, text(MAX_RETRIES), DEFAULT_MAX_RETRIES, -1, Integer.MAX_VALUE),
-                ConfigRules.integer(BATCH_SIZE, text(BATCH_SIZE), DEFAULT_BATCH_SIZE, 1, 100_000));
+                ConfigRules.integer(BATCH_SIZE, text(BATCH_SIZE), DEFAULT_BATCH_SIZE, 1, 100_000),
+                deadSessionTimeout(ConfigRules.duration(POLL_INTERVAL, text(POLL_INTERVAL), DEFAULT_POLL_INTERVAL)));
         maxBacklogAge = ConfigRules.duration(MAX_BACKLOG_AGE, text(MAX_BACKLOG_AGE), DEFAULT_MAX_BACKLOG_AGE);
         maxSubscriptions = ConfigRules.integer(MAX_SUBSCRIPTIONS, text(MAX_SUBSCRIPTIONS), DEFAULT_MAX_SUBSCRIPTIONS,
                 1, 100_000);
@@ -197,6 +207,18 @@ public class StreamsConfig {
         maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
         senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
+    }
+
+    private Duration deadSessionTimeout(Duration pollInterval) {
+        Duration floor = pollInterval.multipliedBy(3);
+        Duration timeout = ConfigRules.duration(DEAD_SESSION_TIMEOUT, text(DEAD_SESSION_TIMEOUT),
+                DEFAULT_DEAD_SESSION_TIMEOUT.compareTo(floor) >= 0 ? DEFAULT_DEAD_SESSION_TIMEOUT : floor);
+        if (timeout.compareTo(floor) < 0) {
+            throw ConfigRules.invalid(DEAD_SESSION_TIMEOUT, "must be at least three poll intervals ("
+                    + floor.toMillis() + " ms with " + POLL_INTERVAL + " = " + pollInterval.toMillis() + " ms), got "
+                    + timeout.toMillis() + " ms: a live assigner may be idle for a whole poll interval");
+        }
+        return timeout;
     }
 
     public int maxMemberPks() {

@@ -2,9 +2,15 @@ package io.objectstreams.internal.listener;
 
 import io.objectstreams.internal.config.ListenerSettings;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -17,20 +23,48 @@ final class ListenerConnection implements AutoCloseable {
 
     static final String APPLICATION_NAME = "object-streams-listener";
 
-    /** Fixed key of the assigner role among the database's advisory locks (G7). */
-    private static final long ASSIGNER_LOCK = 0x0b5e_c7_5e_0002L;
+    private static final Logger LOG = Logger.getLogger(ListenerConnection.class.getName());
+
+    /** The high half of every assigner lock key: marks the lock as Object Streams' among advisory locks. */
+    private static final long ASSIGNER_LOCK_TAG = 0x0b5e_c75eL;
+
+    /** The outbox table this session's {@code search_path} resolves, schema-qualified; null if there is none. */
+    private static final String OUTBOX_TABLE = "SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname)"
+            + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass('streams_outbox')";
+
+    /**
+     * The session holding an assigner lock, if it has been idle (no statement sent) for longer than the given
+     * seconds: a live assigner runs statements at every poll interval.
+     */
+    private static final String STALE_HOLDER = "SELECT a.pid, extract(epoch FROM clock_timestamp() - a.state_change)"
+            + " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+            + " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+            + " AND l.classid::bigint = ? AND l.objid::bigint = ? AND a.pid <> pg_backend_pid()"
+            + " AND a.state LIKE 'idle%' AND a.state_change < clock_timestamp() - make_interval(secs => ?)";
 
     private final Connection connection;
     private final PGConnection pg;
+    private final String outboxTable;
+    private final long assignerLock;
 
     private ListenerConnection(Connection connection) throws SQLException {
         this.connection = connection;
         this.pg = connection.unwrap(PGConnection.class);
+        this.outboxTable = outboxTable(connection);
+        this.assignerLock = assignerLock(outboxTable);
     }
 
     static ListenerConnection open(ListenerSettings settings) throws SQLException {
-        ListenerConnection listener = new ListenerConnection(dataSource(settings, APPLICATION_NAME).getConnection());
+        Connection jdbc = dataSource(settings, APPLICATION_NAME).getConnection();
+        ListenerConnection listener;
+        try {
+            listener = new ListenerConnection(jdbc);
+        } catch (SQLException | RuntimeException e) {
+            jdbc.close();
+            throw e;
+        }
         try (Statement statement = listener.connection.createStatement()) {
+            detectDeadPeer(statement, settings.deadSessionTimeout());
             statement.execute("LISTEN " + settings.notifyChannel());
             statement.execute("LISTEN " + settings.cursorChannel());
         } catch (SQLException e) {
@@ -38,6 +72,53 @@ final class ListenerConnection implements AutoCloseable {
             throw e;
         }
         return listener;
+    }
+
+    /**
+     * Asks the database to drop this session once the client stops answering: TCP keep-alive from the server
+     * side, and {@code tcp_user_timeout} for data left unacknowledged. Without them a partitioned or frozen
+     * assigner's backend would keep the role's lock for the kernel's defaults (two hours and more). Settings
+     * this server does not know (before PostgreSQL 12) are skipped; fencing still bounds the takeover.
+     */
+    private static void detectDeadPeer(Statement statement, Duration timeout) {
+        long seconds = Math.max(3, timeout.toSeconds());
+        Map<String, Long> settings = new LinkedHashMap<>();
+        settings.put("tcp_keepalives_idle", Math.max(1, seconds / 3));
+        settings.put("tcp_keepalives_interval", Math.max(1, seconds / 9));
+        settings.put("tcp_keepalives_count", 3L);
+        settings.put("tcp_user_timeout", timeout.toMillis());
+        settings.forEach((name, value) -> {
+            try {
+                statement.execute("SET " + name + " = " + value);
+            } catch (SQLException unsupported) {
+                LOG.log(Level.FINE, "This PostgreSQL does not accept " + name + "; skipped", unsupported);
+            }
+        });
+    }
+
+    private static String outboxTable(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(OUTBOX_TABLE)) {
+            String table = rs.next() ? rs.getString(1) : null;
+            if (table == null) {
+                throw new SQLException("There is no streams_outbox table in the search_path of the listener's session;"
+                        + " point streams.listener.url (its currentSchema, or the user's search_path) at the schema"
+                        + " the application's outbox is in");
+            }
+            return table;
+        }
+    }
+
+    /**
+     * The assigner lock's key for one outbox table: two applications with outboxes in different schemas of one
+     * database each have an assigner, and every instance of one application computes the same key.
+     */
+    static long assignerLock(String qualifiedOutboxTable) {
+        return ASSIGNER_LOCK_TAG << 32 | (qualifiedOutboxTable.hashCode() & 0xffff_ffffL);
+    }
+
+    /** The schema-qualified outbox table this session serves. */
+    String outboxTable() {
+        return outboxTable;
     }
 
     /** Unpooled sessions to the listener's database, named {@code applicationName} in {@code pg_stat_activity}. */
@@ -65,9 +146,48 @@ final class ListenerConnection implements AutoCloseable {
     /** Takes the assigner role if nobody holds it; held until this session ends. */
     boolean tryAssignerRole() throws SQLException {
         try (Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT pg_try_advisory_lock(" + ASSIGNER_LOCK + ")")) {
+             ResultSet rs = statement.executeQuery("SELECT pg_try_advisory_lock(" + assignerLock + ")")) {
             return rs.next() && rs.getBoolean(1);
         }
+    }
+
+    /**
+     * Ends the session that holds the assigner role if it has been idle longer than {@code timeout}: its client
+     * is gone or frozen (a half-open connection the database has not noticed), and while it holds the lock
+     * nobody assigns cursors. Returns the fenced backend's pid, or 0. Needs the right to see and signal that
+     * backend (the same database user on every instance, or {@code pg_signal_backend} and
+     * {@code pg_read_all_stats}); without it nothing is fenced.
+     */
+    int fenceStaleAssigner(Duration timeout) throws SQLException {
+        int pid = 0;
+        double idle = 0;
+        try (PreparedStatement find = connection.prepareStatement(STALE_HOLDER)) {
+            find.setLong(1, assignerLock >>> 32);
+            find.setLong(2, assignerLock & 0xffff_ffffL);
+            find.setDouble(3, timeout.toMillis() / 1000.0);
+            try (ResultSet rs = find.executeQuery()) {
+                if (rs.next()) {
+                    pid = rs.getInt(1);
+                    idle = rs.getDouble(2);
+                }
+            }
+        }
+        if (pid == 0) {
+            return 0;
+        }
+        try (PreparedStatement terminate = connection.prepareStatement("SELECT pg_terminate_backend(?)")) {
+            terminate.setInt(1, pid);
+            try (ResultSet rs = terminate.executeQuery()) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    double seconds = idle;
+                    int fenced = pid;
+                    LOG.warning(() -> String.format("Object Streams fenced the assigner session (backend pid %d): it"
+                            + " sent nothing for %.1f s, longer than streams.listener.dead-session-timeout", fenced, seconds));
+                    return pid;
+                }
+            }
+        }
+        return 0;
     }
 
     /** Waits up to {@code millis} for notifications; returns how many arrived. Throws if the session died. */

@@ -20,6 +20,7 @@ import jakarta.ejb.TransactionManagementType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -82,6 +83,7 @@ public class OutboxListener implements ListenerProbe {
         settings = config.listener();
         assigner = new CursorAssigner(settings.batchSize(), settings.cursorChannel());
         delivery = new BatchDelivery(settings, batches::fire);
+        startDeliveryAtBoot();
         delivery.start(threads);
         running = true;
         thread = threads.newThread(this::run);
@@ -135,9 +137,30 @@ public class OutboxListener implements ListenerProbe {
                 backlog == null ? -1 : backlog.rows(), oldest, config.maxBacklogAge(), backlogError);
     }
 
-    /** The last cursor handed to this instance's transports; 0 before delivery started. */
+    /**
+     * The last cursor handed to this instance's transports; -1 while this instance does not know where its
+     * delivery starts (the database could not be read yet), when no subscription may start: it would be
+     * registered at a cursor delivery might then skip.
+     */
     public long deliveredCursor() {
-        return Math.max(delivery.delivered(), 0);
+        if (delivery.delivered() < 0) {
+            startDeliveryAtBoot();
+        }
+        return delivery.delivered();
+    }
+
+    /**
+     * Fixes where delivery starts from the cursor state read through the application's datasource, without
+     * waiting for the listener's own session: subscriptions made while the listener cannot reach the database
+     * are owed everything after this cursor, which delivery catches up on once the listener connects. When the
+     * datasource cannot be read either, the listener's first connect fixes it instead (G10).
+     */
+    private void startDeliveryAtBoot() {
+        try (Connection connection = config.dataSource().getConnection()) {
+            delivery.startFrom(CursorAssigner.lastCursor(connection));
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "The cursor state could not be read through the application's datasource yet", e);
+        }
     }
 
     private record Backlog(long rows, Duration oldest, Instant measuredAt) {
@@ -196,7 +219,11 @@ public class OutboxListener implements ListenerProbe {
         while (running) {
             if (!assignerRole && connection.tryAssignerRole()) {
                 assignerRole = true;
-                LOG.info("Object Streams listener holds the assigner role");
+                LOG.info(() -> "Object Streams listener holds the assigner role for " + connection.outboxTable());
+            } else if (!assignerRole) {
+                // A holder that stopped talking (partition, frozen host) keeps the lock until the database notices;
+                // fencing it bounds the takeover by streams.listener.dead-session-timeout (G7).
+                connection.fenceStaleAssigner(settings.deadSessionTimeout());
             }
             if (assignerRole) {
                 assigner.assignAll(connection.jdbc());

@@ -18,6 +18,7 @@ public final class ProtocolError extends Exception {
     public static final String SUBSCRIPTION_TOO_LARGE = "subscription_too_large";
     public static final String MEMBER_LIMIT_EXCEEDED = "member_limit_exceeded";
     public static final String CONNECTION_LIMIT_EXCEEDED = "connection_limit_exceeded";
+    public static final String UNAVAILABLE = "unavailable";
 
     private final String code;
     private final transient JsonObject details;

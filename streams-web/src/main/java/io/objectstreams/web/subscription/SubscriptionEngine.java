@@ -208,7 +208,12 @@ public class SubscriptionEngine {
      * Adds a subscription to its connection between two batches and returns the cursor it starts from: every
      * batch through it has been fanned out without the subscription, every later one will reach it.
      */
-    long register(StreamSession session, Subscription subscription) {
+    long register(StreamSession session, Subscription subscription) throws ProtocolError {
+        if (feed.deliveredCursor() < 0) {
+            // Registered now, the subscription would start at a cursor delivery may later jump past (G10).
+            throw new ProtocolError(ProtocolError.UNAVAILABLE, "This server has not reached the database since it"
+                    + " started, so it cannot tell where your subscription would start; retry shortly");
+        }
         synchronized (fanOut) {
             session.add(subscription);
             return Math.max(fannedOutThrough, feed.deliveredCursor());

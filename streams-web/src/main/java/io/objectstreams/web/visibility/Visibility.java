@@ -46,6 +46,19 @@ public class Visibility {
     private volatile Map<String, VisibilityPolicy<?>> byModel;
     private final Map<String, EntityManagerFactory> factories = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * Every persistence unit a policy names must capture its {@code @Streamed} entities, or this throws
+     * {@code capture_not_configured} naming the mapping file to add (G1); called at deployment by
+     * {@link CaptureCheck}. Without the check such a unit commits every change with no outbox row and no error.
+     */
+    void checkCapture() {
+        Set<EntityManagerFactory> units = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (VisibilityPolicy<?> policy : policies().values()) {
+            units.add(factory(policy));
+        }
+        units.forEach(CaptureSetup::require);
+    }
+
     /** The policy of a model; empty for a model nobody may see (no policy registered). */
     public Optional<VisibilityPolicy<?>> policy(String model) {
         return Optional.ofNullable(policies().get(model));

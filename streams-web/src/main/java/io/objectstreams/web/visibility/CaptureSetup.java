@@ -1,0 +1,150 @@
+package io.objectstreams.web.visibility;
+
+import io.objectstreams.Streamed;
+import io.objectstreams.StreamsException;
+import io.objectstreams.capture.StreamsEntityListener;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.metamodel.EntityType;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Whether a persistence unit captures its {@code @Streamed} entities: Object Streams' entity listener reaches
+ * them only through the mapping file {@code META-INF/object-streams-orm.xml}, and a unit that does not list it
+ * (or an entity that excludes default listeners) would commit every change with no outbox row and no error.
+ *
+ * <p>JPA has no portable way to list an entity's listeners, so this asks the provider, through reflection (the
+ * module is compiled against neither): EclipseLink's descriptor event manager, or Hibernate's callback registry.
+ * With another provider nothing is checked.
+ */
+final class CaptureSetup {
+
+    private static final Logger LOG = Logger.getLogger(CaptureSetup.class.getName());
+
+    /** Every JPA callback {@link StreamsEntityListener} declares, as Hibernate names them. */
+    private static final List<String> HIBERNATE_CALLBACKS = List.of("POST_LOAD", "POST_PERSIST", "PRE_UPDATE", "POST_REMOVE");
+
+    private CaptureSetup() {
+    }
+
+    /** Fails with {@code capture_not_configured} when some {@code @Streamed} entity of {@code unit} is not captured. */
+    static void require(EntityManagerFactory unit) {
+        List<String> missed = uncaptured(unit);
+        if (!missed.isEmpty()) {
+            throw new StreamsException("capture_not_configured", "Object Streams' entity listener does not reach the"
+                    + " @Streamed entities " + missed + ", so their changes would commit without outbox rows. Add"
+                    + " <mapping-file>META-INF/object-streams-orm.xml</mapping-file> to their persistence unit in"
+                    + " persistence.xml, and do not put @ExcludeDefaultListeners on them (docs/capture.md)");
+        }
+    }
+
+    /** The {@code @Streamed} entities of {@code unit} that the listener does not reach; empty if it cannot be told. */
+    static List<String> uncaptured(EntityManagerFactory unit) {
+        // Providers may finish deploying a unit on its first entity manager; its descriptors are complete after it.
+        unit.createEntityManager().close();
+        List<String> missed = new ArrayList<>();
+        Optional<Object> eclipseLink = unwrap(unit, "org.eclipse.persistence.sessions.Session");
+        Optional<Object> hibernate = eclipseLink.isPresent() ? Optional.empty()
+                : unwrap(unit, "org.hibernate.engine.spi.SessionFactoryImplementor");
+        if (eclipseLink.isEmpty() && hibernate.isEmpty()) {
+            LOG.fine(() -> "Cannot tell which entity listeners " + unit + " runs; its capture setup is not checked");
+            return missed;
+        }
+        for (EntityType<?> entity : unit.getMetamodel().getEntities()) {
+            Class<?> type = entity.getJavaType();
+            if (type == null || type.getAnnotation(Streamed.class) == null) {
+                continue;
+            }
+            try {
+                boolean captured = eclipseLink.isPresent() ? eclipseLinkListens(eclipseLink.get(), type)
+                        : hibernateListens(hibernate.get(), type);
+                if (!captured) {
+                    missed.add(type.getName());
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                LOG.log(Level.FINE, "Cannot tell whether " + type.getName() + " is captured; not checked", e);
+            }
+        }
+        return missed;
+    }
+
+    private static boolean eclipseLinkListens(Object session, Class<?> type) throws ReflectiveOperationException {
+        Object descriptor = call(session, "getDescriptor", new Class<?>[] {Class.class}, type);
+        Object events = call(descriptor, "getEventManager", new Class<?>[0]);
+        if ((Boolean) call(events, "excludeDefaultListeners", new Class<?>[0])) {
+            return false;
+        }
+        for (Object listener : (List<?>) call(events, "getDefaultEventListeners", new Class<?>[0])) {
+            Method listenerClass = findMethod(listener.getClass(), "getListenerClass");
+            if (listenerClass != null
+                    && StreamsEntityListener.class.getName().equals(((Class<?>) listenerClass.invoke(listener)).getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static boolean hibernateListens(Object sessionFactory, Class<?> type) throws ReflectiveOperationException {
+        Object registry = call(call(sessionFactory, "getEventEngine", new Class<?>[0]), "getCallbackRegistry", new Class<?>[0]);
+        Class<? extends Enum> callbackType = (Class<? extends Enum>) Class.forName(
+                "org.hibernate.jpa.event.spi.CallbackType", false, sessionFactory.getClass().getClassLoader());
+        Method registered = findMethod(registry.getClass(), "hasRegisteredCallbacks");
+        for (String name : HIBERNATE_CALLBACKS) {
+            if (!(Boolean) registered.invoke(registry, type, Enum.valueOf(callbackType, name))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The provider's own object behind {@code unit}, if the provider is the one that defines {@code className}. */
+    private static Optional<Object> unwrap(EntityManagerFactory unit, String className) {
+        for (ClassLoader loader : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
+                unit.getClass().getClassLoader()}) {
+            try {
+                return Optional.of(unit.unwrap(Class.forName(className, false, loader)));
+            } catch (ClassNotFoundException | RuntimeException notThisProvider) {
+                // try the next loader, or another provider
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Object call(Object target, String name, Class<?>[] types, Object... args)
+            throws ReflectiveOperationException {
+        Method method = findMethod(target.getClass(), name, types);
+        if (method == null) {
+            throw new NoSuchMethodException(target.getClass().getName() + "." + name);
+        }
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw e;
+        }
+    }
+
+    /** A public method by name (and parameter types, when given), found through the public interfaces if need be. */
+    private static Method findMethod(Class<?> type, String name, Class<?>... types) {
+        for (Method method : type.getMethods()) {
+            if (method.getName().equals(name) && (types.length == 0 ? true
+                    : java.util.Arrays.equals(method.getParameterTypes(), types))) {
+                try {
+                    method.setAccessible(true);
+                } catch (RuntimeException inaccessible) {
+                    // the public method of a public interface needs no access override
+                }
+                return method;
+            }
+        }
+        return null;
+    }
+}
