@@ -57,6 +57,8 @@ public class ListenerHealthChecks {
         }
         ListenerProbes.sessions().ifPresent(sessions -> response
                 .withData("sessions", sessions.sessions())
+                .withData("webSocketSessions", sessions.sessions() - sessions.sseSessions())
+                .withData("sseSessions", sessions.sseSessions())
                 .withData("subscriptions", sessions.subscriptions())
                 .withData("queuedMessages", sessions.queuedMessages())
                 .withData("queuedBytes", sessions.queuedBytes())

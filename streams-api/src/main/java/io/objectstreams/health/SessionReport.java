@@ -3,7 +3,8 @@ package io.objectstreams.health;
 /**
  * The client connections of this instance, on every transport, for the health data (G13, G15).
  *
- * @param sessions        connected clients
+ * @param sessions        connected clients, on every transport
+ * @param sseSessions     of which Server-Sent Events connections (the rest are WebSocket sessions)
  * @param subscriptions   active subscriptions over all of them
  * @param queuedMessages  messages waiting in their outbound queues
  * @param queuedBytes     bytes charged for those messages against the server's budget
@@ -13,6 +14,6 @@ package io.objectstreams.health;
  * @param failedFanOuts   fan-outs, or parts of one, that failed since start (each answered with
  *                        {@code resync_required}, reason {@code delivery_failed}, to the subscriptions concerned)
  */
-public record SessionReport(int sessions, int subscriptions, int queuedMessages, long queuedBytes, long maxQueuedBytes,
+public record SessionReport(int sessions, int sseSessions, int subscriptions, int queuedMessages, long queuedBytes, long maxQueuedBytes,
                             long droppedEvents, long failedFanOuts) {
 }

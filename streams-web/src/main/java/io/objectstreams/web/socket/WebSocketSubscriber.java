@@ -56,7 +56,12 @@ final class WebSocketSubscriber implements Subscriber {
     }
 
     @Override
-    public void send(String text, Consumer<Throwable> done) {
+    public String transport() {
+        return "websocket";
+    }
+
+    @Override
+    public void send(String type, long cursor, String text, Consumer<Throwable> done) {
         Thread current = Thread.currentThread();
         ClassLoader application = current.getContextClassLoader();
         try {

@@ -56,12 +56,14 @@ final class OutboundQueue {
 
     private static final class Entry {
         final Kind kind;
+        /** An event's or a marker's subscription; a reply's message type. */
         final String subscriptionId;
         /** The whole reply; or an event's shared head; {@code null} for a slow-consumer marker. */
         final String head;
         /** An event's shared payload; {@code null} otherwise. */
         final String payload;
         final int bytes;
+        /** The message's cursor; -1 for a reply that has none. */
         long cursor;
 
         Entry(Kind kind, String subscriptionId, String head, String payload, long cursor) {
@@ -71,6 +73,14 @@ final class OutboundQueue {
             this.payload = payload;
             this.cursor = cursor;
             this.bytes = ENTRY_BYTES + (head == null ? 0 : head.length()) + (payload == null ? 0 : payload.length());
+        }
+
+        String type() {
+            return switch (kind) {
+                case REPLY -> subscriptionId;
+                case EVENT -> "event";
+                case SLOW_CONSUMER -> "resync_required";
+            };
         }
 
         String render() {
@@ -95,7 +105,8 @@ final class OutboundQueue {
             if (closed) {
                 return;
             }
-            add(new Entry(Kind.REPLY, null, message.toString(), null, 0));
+            add(new Entry(Kind.REPLY, message.getString("type"), message.toString(), null,
+                    message.containsKey("cursor") ? message.getJsonNumber("cursor").longValue() : -1));
             queuedReplies++;
             overflow = queuedReplies > CONTROL_SLACK;
         }
@@ -223,7 +234,7 @@ final class OutboundQueue {
                 inSend = Thread.currentThread();
             }
             try {
-                subscriber.send(next.render(), this::sent);
+                subscriber.send(next.type(), next.cursor, next.render(), this::sent);
             } catch (RuntimeException e) {
                 sent(e);
             } finally {

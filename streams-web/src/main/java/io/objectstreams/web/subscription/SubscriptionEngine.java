@@ -392,12 +392,16 @@ public class SubscriptionEngine {
         int subscriptions = 0;
         int queued = 0;
         long dropped = 0;
+        int sse = 0;
         for (StreamSession session : sessions.values()) {
+            if (session.subscriber().transport().equals("sse")) {
+                sse++;
+            }
             subscriptions += session.subscriptionCount();
             queued += session.queuedMessages();
             dropped += session.droppedEvents();
         }
-        return new SessionReport(sessions.size(), subscriptions, queued, budget.queuedBytes(), budget.maxServerBytes(),
+        return new SessionReport(sessions.size(), sse, subscriptions, queued, budget.queuedBytes(), budget.maxServerBytes(),
                 dropped, failedBatches.get());
     }
 

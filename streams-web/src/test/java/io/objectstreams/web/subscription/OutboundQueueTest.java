@@ -31,7 +31,12 @@ class OutboundQueueTest {
         }
 
         @Override
-        public void send(String text, Consumer<Throwable> done) {
+        public String transport() {
+            return "test";
+        }
+
+        @Override
+        public void send(String type, long cursor, String text, Consumer<Throwable> done) {
             inFlight.add(text);
             pending.add(done);
         }

@@ -1,0 +1,368 @@
+package io.objectstreams.it.sse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.SseClient;
+import io.objectstreams.it.support.SseClient.Frame;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
+import io.objectstreams.it.support.TestDatabase;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.Archive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Server-Sent Events transport ({@code streams/subscribe/{model}}) on a real server, with a raw HTTP client:
+ * frames byte for byte, refusals, resume with {@code Last-Event-ID}, the lifetime's close, clean disconnects and
+ * the visibility matrix (G8–G10, G12).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class SseIT {
+
+    private static final String MODEL = "store.CustomerOrder";
+
+    @Deployment
+    static Archive<?> deployment() {
+        return Deployments.store();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private long order(String user, String total) {
+        return StoreClient.as(user, base).createOrder("{\"status\":\"open\",\"total\":" + total + "}");
+    }
+
+    private void touch(String user, long order, String note) {
+        assertThat(StoreClient.as(user, base).patch("api/orders/" + order, "{\"note\":\"" + note + "\"}").status()).isEqualTo(200);
+    }
+
+    @Test
+    void framesAndHeadersAreExactAndTheDataIsWhatTheWebSocketSends() throws Exception {
+        long id = order("alice", "5");
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?pk=" + id + "&heartbeat=1s");
+             StreamClient ws = StreamClient.connect(base, "alice")) {
+            assertThat(sse.status()).isEqualTo(200);
+            assertThat(sse.header("Content-Type")).startsWith("text/event-stream");
+            assertThat(sse.header("Cache-Control")).isEqualTo("no-cache");
+            assertThat(sse.header("X-Accel-Buffering")).isEqualTo("no");
+
+            Frame preamble = sse.nextFrame(10);
+            assertThat(preamble.raw()).startsWith("retry: 2000\n: subscription object " + MODEL + " " + id + ", closes at ")
+                    .endsWith(" (lifetime 30m), heartbeat every 1s\n\n");
+            Frame subscribed = sse.next(10);
+            long cursor = subscribed.data().getJsonNumber("cursor").longValue();
+            assertThat(subscribed.raw()).isEqualTo("id: " + cursor + "\nevent: subscribed\ndata: {\"type\":\"subscribed\","
+                    + "\"subscription_id\":\"sub_1\",\"kind\":\"object\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id
+                    + "\",\"cursor\":" + cursor + "}\n\n");
+            assertThat(ws.send("{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id + "\"}").next().getString("type"))
+                    .isEqualTo("subscribed");
+
+            touch("alice", id, "framed");
+            // The order's creation may still arrive live on either transport (it can be newer than the start).
+            Frame event = sse.next(10);
+            while (!event.data().getJsonArray("changed_fields").toString().contains("note")) {
+                event = sse.next(10);
+            }
+            JsonObject overWebSocket = ws.next();
+            while (!overWebSocket.getJsonArray("changed_fields").toString().contains("note")) {
+                overWebSocket = ws.next();
+            }
+            String line = event.raw().substring(event.raw().indexOf("data: ") + 6, event.raw().length() - 2);
+            assertThat(event.raw()).isEqualTo("id: " + overWebSocket.getJsonNumber("cursor") + "\nevent: event\ndata: " + line + "\n\n");
+            assertThat(line).doesNotContain("\n");
+            assertThat(event.data()).as("the same message as on the WebSocket").isEqualTo(overWebSocket);
+
+            List<String> comments = new ArrayList<>();
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < until && !comments.contains(": ping\n\n")) {
+                Frame frame = sse.nextFrame(5);
+                if (frame != null && frame.isComment()) {
+                    comments.add(frame.raw());
+                }
+            }
+            assertThat(comments).as("a heartbeat").contains(": ping\n\n");
+        }
+    }
+
+    @Test
+    void aResyncIsOneFrameWhoseIdIsTheCursorToResumeFrom() throws Exception {
+        long id = order("alice", "6");
+        long watermark;
+        try (var c = TestDatabase.connect(); var s = c.createStatement();
+             var rs = s.executeQuery("SELECT pruned_through, last_cursor FROM streams_cursor_state")) {
+            rs.next();
+            watermark = rs.getLong(1);
+            s.execute("UPDATE streams_cursor_state SET pruned_through = " + rs.getLong(2));
+        }
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?pk=" + id + "&cursor=0&heartbeat=1s")) {
+            long cursor = sse.next(10).data().getJsonNumber("cursor").longValue();
+            Frame resync = sse.next(10);
+            assertThat(resync.raw()).isEqualTo("id: " + cursor + "\nevent: resync_required\ndata: {\"type\":\"resync_required\","
+                    + "\"subscription_id\":\"sub_1\",\"cursor\":" + cursor + ",\"reason\":\"cursor_pruned\"}\n\n");
+        } finally {
+            TestDatabase.execute("UPDATE streams_cursor_state SET pruned_through = " + watermark);
+        }
+    }
+
+    @Test
+    void everyRefusalComesBeforeTheStreamWithItsStatusAndCode() throws Exception {
+        long alices = order("alice", "7");
+        long bobs = order("bob", "7");
+        refused("alice", "no.Such?pk=1", Map.of(), 404, "model_not_found");
+        JsonObject hidden = refused("alice", MODEL + "?pk=" + bobs, Map.of(), 404, "not_found");
+        JsonObject missing = refused("alice", MODEL + "?pk=999999999", Map.of(), 404, "not_found");
+        assertThat(hidden.getString("message").replace(Long.toString(bobs), "N"))
+                .as("a hidden object looks like a missing one").isEqualTo(missing.getString("message").replace("999999999", "N"));
+        refused(null, MODEL + "?pk=" + alices, Map.of(), 401, "authentication_required");
+        refused("alice", MODEL + "?kind=set", Map.of(), 400, "invalid_kind");
+        refused("alice", MODEL + "?kind=object", Map.of(), 400, "invalid_kind");
+        refused("alice", MODEL + "?kind=model&pk=1", Map.of(), 400, "invalid_kind");
+        refused("alice", MODEL + "?filter.status=open", Map.of(), 400, "invalid_kind");
+        JsonObject filter = refused("alice", MODEL + "?kind=filter&filter.secret=1&filter.total__gte=lots", Map.of(), 400, "invalid_filter");
+        assertThat(filter.getJsonObject("details").keySet()).contains("secret", "total__gte");
+        refused("alice", MODEL + "?kind=filter&filter.total__gte=1e999999999", Map.of(), 400, "invalid_filter");
+        refused("alice", MODEL + "?pk=" + alices + "&heartbeat=0s", Map.of(), 400, "invalid_heartbeat");
+        refused("alice", MODEL + "?pk=" + alices + "&heartbeat=6m", Map.of(), 400, "invalid_heartbeat");
+        refused("alice", MODEL + "?pk=" + alices + "&heartbeat=soon", Map.of(), 400, "invalid_heartbeat");
+        refused("alice", MODEL + "?pk=" + alices + "&lifetime=5h", Map.of(), 400, "invalid_lifetime");
+        refused("alice", MODEL + "?pk=" + alices + "&cursor=-1", Map.of(), 400, "invalid_cursor");
+        refused("alice", MODEL + "?pk=" + alices + "&cursor=99999999999999999999", Map.of(), 400, "invalid_cursor");
+        refused("alice", MODEL + "?pk=" + alices, Map.of("Last-Event-ID", "abc"), 400, "invalid_cursor");
+        refused("alice", MODEL + "?pk=" + alices + "&cursor=" + Long.MAX_VALUE, Map.of(), 400, "invalid_cursor");
+        refused("alice", MODEL + "?pk=" + alices + "&colour=red", Map.of(), 400, "unknown_parameter");
+        refused("alice", MODEL + "?pk=" + alices + "&heartbeat=1s&heartbeat=2s", Map.of(), 400, "invalid_heartbeat");
+        try (SseClient fine = SseClient.open(base, "alice", MODEL + "?pk=" + alices + "&heartbeat=2&lifetime=4h")) {
+            assertThat(fine.status()).as("plain seconds and the largest lifetime").isEqualTo(200);
+        }
+    }
+
+    private JsonObject refused(String user, String query, Map<String, String> headers, int status, String code) {
+        try (SseClient sse = SseClient.open(base, user, query, headers)) {
+            assertThat(sse.status()).as(query).isEqualTo(status);
+            JsonObject body = sse.error();
+            assertThat(body.getString("code")).as(query).isEqualTo(code);
+            assertThat(body.getString("message")).isNotBlank();
+            return body;
+        }
+    }
+
+    @Test
+    void aStreamResumedWithLastEventIdGetsExactlyWhatItMissedInOrder() throws Exception {
+        long id = order("alice", "8");
+        String lastId;
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?heartbeat=1s&pk=" + id)) {
+            assertThat(sse.next(10).event()).isEqualTo("subscribed");
+            touch("alice", id, "seen 1");
+            touch("alice", id, "seen 2");
+            // The order's creation may still arrive live (it can be newer than the subscription's start).
+            List<String> seen = new ArrayList<>();
+            while (seen.size() < 2) {
+                Frame frame = sse.next(10);
+                if (frame.data().getJsonArray("changed_fields").toString().contains("note")) {
+                    seen.add(frame.id());
+                }
+            }
+            lastId = seen.get(1);
+        }
+        List<Long> missed = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            touch("alice", id, "missed " + i);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> TestDatabase.assignedThrough() > 0);
+        try (SseClient resumed = SseClient.open(base, "alice", MODEL + "?heartbeat=1s&pk=" + id, Map.of("Last-Event-ID", lastId))) {
+            assertThat(resumed.next(10).event()).isEqualTo("subscribed");
+            for (int i = 0; i < 3; i++) {
+                Frame event = resumed.next(10);
+                assertThat(event.event()).isEqualTo("event");
+                missed.add(Long.valueOf(event.id()));
+            }
+            assertThat(missed).isSorted().doesNotHaveDuplicates().allSatisfy(c -> assertThat(c).isGreaterThan(Long.parseLong(lastId)));
+            assertThat(resumed.drain(1_000)).as("nothing else").isEmpty();
+        }
+    }
+
+    @Test
+    void theLifetimeEndsTheStreamAndAResumeHasNoGap() throws Exception {
+        long id = order("alice", "9");
+        String lastId;
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?pk=" + id + "&lifetime=2s&heartbeat=1s")) {
+            lastId = sse.next(10).id();
+            Frame last = null;
+            for (Frame frame = sse.nextFrame(10); frame != null; frame = sse.nextFrame(10)) {
+                last = frame;
+            }
+            assertThat(last).isNotNull();
+            assertThat(last.raw()).isEqualTo(": closing, reconnect\n\n");
+            assertThat(sse.ended()).isTrue();
+        }
+        touch("alice", id, "while reconnecting");
+        try (SseClient resumed = SseClient.open(base, "alice", MODEL + "?heartbeat=1s&pk=" + id, Map.of("Last-Event-ID", lastId))) {
+            assertThat(resumed.next(10).event()).isEqualTo("subscribed");
+            Frame event = resumed.next(10);
+            assertThat(event.event()).isEqualTo("event");
+            assertThat(event.data().getJsonArray("changed_fields").getString(0)).isEqualTo("note");
+        }
+    }
+
+    @Test
+    void twoHundredConnectionsOpenedAndDroppedLeaveNothingBehind() throws Exception {
+        long id = order("alice", "10");
+        // Streams of the other tests are released at their next heartbeats (1 s here).
+        await().atMost(Duration.ofSeconds(30)).until(() -> sseSessions() == 0);
+        int before = 0;
+        List<SseClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 200; i++) {
+                SseClient client = SseClient.open(base, i % 2 == 0 ? "alice" : "carol", MODEL + "?pk=" + id + "&heartbeat=1s");
+                assertThat(client.next(10).event()).isEqualTo("subscribed");
+                clients.add(client);
+            }
+            assertThat(sseSessions()).isEqualTo(before + 200);
+        } finally {
+            clients.forEach(SseClient::close);
+        }
+        long dropped = System.nanoTime();
+        await().atMost(Duration.ofSeconds(20)).until(() -> sseSessions() == before);
+        System.out.printf("[sse] 200 dropped connections released within %d ms (heartbeat 1 s)%n",
+                (System.nanoTime() - dropped) / 1_000_000);
+        assertThat(Health.listener(Health.root(base), "ready").number("subscriptions"))
+                .as("no subscription left behind").isLessThan(200);
+    }
+
+    /**
+     * A stream that stops being read is told to resync ({@code slow_consumer}) once its queue passes its byte
+     * budget, then ends; resuming from that frame's id carries on live. A WebSocket client of the same object,
+     * which keeps reading, paces the writes and is never told to resync.
+     */
+    @Test
+    void aStalledStreamIsToldToResyncThenEndsAndResumesFromThatCursor() throws Exception {
+        String note = StoreClient.as("alice", base).post("api/it/capture/non-streamed", null).object().getString("result");
+        int chunks = 24;
+        int perChunk = 500;
+        String resyncId;
+        try (SseClient slow = SseClient.open(base, "alice", "ItNote?pk=" + note + "&heartbeat=5m");
+             StreamClient fast = StreamClient.connect(base, "bob")) {
+            assertThat(slow.next(10).event()).isEqualTo("subscribed");
+            assertThat(fast.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\"}").next()
+                    .getString("type")).isEqualTo("subscribed");
+            slow.pause();
+            long last = 0;
+            for (int chunk = 0; chunk < chunks; chunk++) {
+                // About 5 KB per event: enough to fill the client's and the server's socket buffers, then the budget.
+                TestDatabase.execute("INSERT INTO streams_outbox (model, subject_pk, op, changed_fields)"
+                        + " SELECT 'ItNote', '" + note + "', 'updated', ARRAY(SELECT 'a_rather_long_field_name_' || f"
+                        + " FROM generate_series(1, 200) f) FROM generate_series(1, " + perChunk + ")");
+                for (int i = 0; i < perChunk; i++) {
+                    JsonObject event = fast.next();
+                    assertThat(event.getString("type")).isEqualTo("event");
+                    last = event.getJsonNumber("cursor").longValue();
+                }
+            }
+            slow.resume();
+            Frame resync = null;
+            for (Frame frame = slow.next(30); frame != null; frame = slow.next(30)) {
+                if (frame.event().equals("resync_required")) {
+                    resync = frame;
+                    break;
+                }
+                assertThat(frame.event()).isEqualTo("event");
+            }
+            assertThat(resync).as("told to resync").isNotNull();
+            assertThat(resync.data().getString("reason")).isEqualTo("slow_consumer");
+            assertThat(Long.parseLong(resync.id())).isLessThanOrEqualTo(last);
+            assertThat(slow.next(10)).as("then the stream ends").isNull();
+            assertThat(slow.ended()).isTrue();
+            resyncId = resync.id();
+        }
+        try (SseClient resumed = SseClient.open(base, "alice", "ItNote?heartbeat=1s&pk=" + note, Map.of("Last-Event-ID", resyncId))) {
+            assertThat(resumed.next(10).event()).isEqualTo("subscribed");
+            StoreClient.as("alice", base).post("api/it/capture/publish-after-native-update?id=" + note, null);
+            // What came after the resync's cursor is replayed, or, past streams.replay-limit, resynced; then live.
+            Frame after;
+            do {
+                after = resumed.next(30);
+                assertThat(after).isNotNull();
+                assertThat(Long.parseLong(after.id())).isGreaterThanOrEqualTo(Long.parseLong(resyncId));
+                if (after.event().equals("resync_required")) {
+                    assertThat(after.data().getString("reason")).isEqualTo("object_replay_limit_exceeded");
+                    continue;
+                }
+                assertThat(after.event()).isEqualTo("event");
+            } while (!after.event().equals("event") || !after.data().getJsonArray("changed_fields").getString(0).equals("text"));
+        }
+    }
+
+    private int sseSessions() {
+        return (int) Health.listener(Health.root(base), "ready").number("sseSessions");
+    }
+
+    @Test
+    void eachUserSeesOverSseWhatTheyMayReadForEveryKind() throws Exception {
+        String total = ThreadLocalRandom.current().nextInt(100_000, 999_999) + ".11";
+        long alices = order("alice", total);
+        long bobs = order("bob", total);
+        String filter = MODEL + "?kind=filter&heartbeat=1s&filter.total=" + total;
+        String model = MODEL + "?kind=model&heartbeat=1s";
+        Map<String, List<Long>> expected = Map.of("alice", List.of(alices), "bob", List.of(bobs), "carol", List.of(alices, bobs));
+        List<SseClient> open = new ArrayList<>();
+        try {
+            Map<String, List<SseClient>> streams = new java.util.HashMap<>();
+            for (String user : List.of("alice", "bob", "carol")) {
+                List<SseClient> mine = new ArrayList<>();
+                for (String query : List.of(filter, model)) {
+                    SseClient client = SseClient.open(base, user, query);
+                    assertThat(client.status()).isEqualTo(200);
+                    assertThat(client.next(10).event()).isEqualTo("subscribed");
+                    mine.add(client);
+                }
+                for (long order : List.of(alices, bobs)) {
+                    SseClient object = SseClient.open(base, user, MODEL + "?heartbeat=1s&pk=" + order);
+                    assertThat(object.status()).as(user + " on order " + order)
+                            .isEqualTo(expected.get(user).contains(order) ? 200 : 404);
+                    if (object.status() == 200) {
+                        assertThat(object.next(10).event()).isEqualTo("subscribed");
+                        mine.add(object);
+                    } else {
+                        object.close();
+                    }
+                }
+                open.addAll(mine);
+                streams.put(user, mine);
+            }
+            touch("alice", alices, "matrix");
+            touch("bob", bobs, "matrix");
+            for (String user : List.of("alice", "bob", "carol")) {
+                List<SseClient> mine = streams.get(user);
+                for (int i = 0; i < mine.size(); i++) {
+                    List<Long> seen = new ArrayList<>();
+                    for (Frame frame : mine.get(i).drain(1_500)) {
+                        assertThat(frame.data().getString("list_action")).isEqualTo("changed");
+                        seen.add(Long.valueOf(frame.data().getJsonObject("subject").getString("pk")));
+                    }
+                    // The filter and model streams (first two) see every order the user may read; each object
+                    // stream its own order.
+                    List<Long> owed = i < 2 ? expected.get(user) : List.of(expected.get(user).get(i - 2));
+                    assertThat(seen).as(user + " stream " + i).containsExactlyInAnyOrderElementsOf(owed);
+                }
+            }
+        } finally {
+            open.forEach(SseClient::close);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.objectstreams.web.sse;
+
+import io.objectstreams.web.subscription.Messages;
+import io.objectstreams.web.subscription.SubscribeRequest;
+import jakarta.json.JsonObjectBuilder;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The query of {@code GET <context root>/streams/subscribe/{model}}, validated: every parameter is known, given
+ * once and in range, or the request is refused with a code naming it. Nothing is clamped or ignored (a
+ * misspelled parameter must not silently widen the stream).
+ *
+ * @param request   the subscription, as a WebSocket {@code subscribe} would ask for it
+ * @param heartbeat how often a {@code : ping} comment is written
+ * @param lifetime  how long the stream stays open before it closes for the client to reconnect
+ */
+record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetime) {
+
+    static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(25);
+    static final Duration MIN_HEARTBEAT = Duration.ofSeconds(1);
+    static final Duration MAX_HEARTBEAT = Duration.ofMinutes(5);
+    static final Duration DEFAULT_LIFETIME = Duration.ofMinutes(30);
+    static final Duration MAX_LIFETIME = Duration.ofHours(4);
+
+    private static final Set<String> PARAMETERS = Set.of("kind", "pk", "cursor", "heartbeat", "lifetime");
+    private static final String FILTER_PREFIX = "filter.";
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
+    private static final BigDecimal MAX_CURSOR = BigDecimal.valueOf(Long.MAX_VALUE);
+
+    /**
+     * @param model       the path's model label
+     * @param parameters  the query parameters, each with every value given
+     * @param lastEventId the {@code Last-Event-ID} header, or {@code null}; it overrides {@code cursor}
+     */
+    static SseRequest parse(String model, Map<String, String[]> parameters, String lastEventId) throws SseRefusal {
+        JsonObjectBuilder filter = Messages.JSON.createObjectBuilder();
+        boolean filtered = false;
+        for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
+            String name = parameter.getKey();
+            boolean filterKey = name.startsWith(FILTER_PREFIX) && name.length() > FILTER_PREFIX.length();
+            if (!filterKey && !PARAMETERS.contains(name)) {
+                throw new SseRefusal(400, "unknown_parameter", "Unknown parameter '" + name + "'; expected kind, pk,"
+                        + " filter.<key>, cursor, heartbeat or lifetime");
+            }
+            if (parameter.getValue().length != 1) {
+                throw new SseRefusal(400, filterKey ? "invalid_filter" : "invalid_" + (name.equals("pk") ? "kind" : name),
+                        "Parameter '" + name + "' is given " + parameter.getValue().length + " times; give it once");
+            }
+            if (filterKey) {
+                filter.add(name.substring(FILTER_PREFIX.length()), parameter.getValue()[0]);
+                filtered = true;
+            }
+        }
+        String pk = single(parameters, "pk");
+        String kind = single(parameters, "kind");
+        if (kind == null) {
+            kind = pk != null ? "object" : "model";
+        }
+        switch (kind) {
+            case "object" -> {
+                if (pk == null || pk.isBlank()) {
+                    throw new SseRefusal(400, "invalid_kind", "kind=object needs pk");
+                }
+            }
+            case "filter", "model" -> {
+                if (pk != null) {
+                    throw new SseRefusal(400, "invalid_kind", "pk applies only to kind=object, not kind=" + kind);
+                }
+            }
+            default -> throw new SseRefusal(400, "invalid_kind", "kind must be object, filter or model, not '" + kind + "'");
+        }
+        if (filtered && !kind.equals("filter")) {
+            throw new SseRefusal(400, "invalid_kind", "filter.<key> parameters apply only to kind=filter, not kind=" + kind);
+        }
+        Long cursor = lastEventId != null ? cursor(lastEventId.trim(), "Last-Event-ID") : null;
+        if (cursor == null && single(parameters, "cursor") != null) {
+            cursor = cursor(single(parameters, "cursor"), "cursor");
+        }
+        Duration heartbeat = duration(parameters, "heartbeat", DEFAULT_HEARTBEAT, MIN_HEARTBEAT, MAX_HEARTBEAT);
+        Duration lifetime = duration(parameters, "lifetime", DEFAULT_LIFETIME, Duration.ofSeconds(1), MAX_LIFETIME);
+        SubscribeRequest request = new SubscribeRequest(kind, model, pk, kind.equals("filter") ? filter.build() : null,
+                null, cursor, null, null);
+        return new SseRequest(request, heartbeat, lifetime);
+    }
+
+    private static String single(Map<String, String[]> parameters, String name) {
+        String[] values = parameters.get(name);
+        return values == null ? null : values[0];
+    }
+
+    private static long cursor(String text, String source) throws SseRefusal {
+        BigDecimal value;
+        try {
+            value = text.length() > 40 ? null : new BigDecimal(text);
+        } catch (NumberFormatException e) {
+            value = null;
+        }
+        if (value == null || value.signum() < 0 || value.scale() > 0 || value.compareTo(MAX_CURSOR) > 0
+                || !text.chars().allMatch(Character::isDigit)) {
+            throw new SseRefusal(400, "invalid_cursor", source + " must be a cursor: an integer from 0 to "
+                    + Long.MAX_VALUE + ", not '" + abbreviated(text) + "'");
+        }
+        return value.longValueExact();
+    }
+
+    /** {@code 25s}, {@code 30m}, {@code 4h}, {@code 500ms}, or plain seconds; within [min, max]. */
+    private static Duration duration(Map<String, String[]> parameters, String name, Duration fallback, Duration min,
+                                     Duration max) throws SseRefusal {
+        String text = single(parameters, name);
+        if (text == null) {
+            return fallback;
+        }
+        Matcher matcher = DURATION.matcher(text.trim());
+        Duration value = null;
+        if (matcher.matches()) {
+            long amount = Long.parseLong(matcher.group(1));
+            String unit = matcher.group(2) == null ? "s" : matcher.group(2);
+            value = switch (unit) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                case "h" -> Duration.ofHours(amount);
+                default -> Duration.ofSeconds(amount);
+            };
+        }
+        if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new SseRefusal(400, "invalid_" + name, name + " must be a duration from " + text(min) + " to "
+                    + text(max) + " (such as 25s, 30m, 4h, or plain seconds), not '" + abbreviated(text) + "'");
+        }
+        return value;
+    }
+
+    static String text(Duration duration) {
+        long seconds = duration.toSeconds();
+        if (seconds % 3600 == 0 && seconds > 0) {
+            return seconds / 3600 + "h";
+        }
+        if (seconds % 60 == 0 && seconds > 0) {
+            return seconds / 60 + "m";
+        }
+        return duration.toMillis() % 1000 == 0 ? seconds + "s" : duration.toMillis() + "ms";
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 37) + "...";
+    }
+}

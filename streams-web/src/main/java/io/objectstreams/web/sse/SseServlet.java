@@ -1,0 +1,141 @@
+package io.objectstreams.web.sse;
+
+import io.objectstreams.Viewer;
+import io.objectstreams.VisibilityPolicy;
+import io.objectstreams.web.subscription.ProtocolError;
+import io.objectstreams.web.subscription.StreamSession;
+import io.objectstreams.web.subscription.SubscriptionEngine;
+import io.objectstreams.web.visibility.Visibility;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.inject.Inject;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The Server-Sent Events transport at {@code GET <context root>/streams/subscribe/{model}}: one subscription per
+ * connection, on the same engine as the WebSocket (the same viewer, visibility, filters, membership, replay,
+ * limits and budgets). Every refusal is answered before the stream opens, as JSON with a named code. A resumed
+ * stream ({@code Last-Event-ID}, or {@code cursor}) replays exactly what it missed, or is told to resync.
+ *
+ * <p>An asynchronous servlet with non-blocking output rather than a JAX-RS {@code SseEventSink}: the sinks of both
+ * servers' JAX-RS implementations write on the caller's thread, where a client that stops reading would hold
+ * one of the engine's sender threads; and the frame bytes are the same on every server.
+ */
+@WebServlet(urlPatterns = "/streams/subscribe/*", asyncSupported = true)
+public class SseServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    /** How soon an {@code EventSource} reconnects after the stream ends, in milliseconds. */
+    static final int RETRY_MILLIS = 2_000;
+
+    @Inject
+    transient SubscriptionEngine engine;
+
+    @Inject
+    transient Visibility visibility;
+
+    @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
+    transient ManagedScheduledExecutorService timers;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        SseSubscriber subscriber = new SseSubscriber(engine);
+        try {
+            String model = model(request);
+            SseRequest parsed = SseRequest.parse(model, request.getParameterMap(), request.getHeader("Last-Event-ID"));
+            VisibilityPolicy<?> policy = visibility.policy(model).orElseThrow(() -> new SseRefusal(404,
+                    "model_not_found", "There is no subscribable model '" + model + "'"));
+            Viewer viewer = viewer(request);
+            if (viewer.isAnonymous() && !policy.admitsAnonymous()) {
+                throw new SseRefusal(401, "authentication_required", model + " is not readable anonymously; authenticate");
+            }
+            StreamSession session = open(subscriber, viewer);
+            try {
+                session.subscribe(parsed.request());
+            } catch (ProtocolError refused) {
+                engine.close(subscriber);
+                throw refusal(refused);
+            } catch (RuntimeException e) {
+                engine.close(subscriber);
+                throw e;
+            }
+            response.setStatus(HttpServletResponse.SC_OK);
+            response.setContentType("text/event-stream");
+            response.setCharacterEncoding("UTF-8");
+            response.setHeader("Cache-Control", "no-cache");
+            response.setHeader("X-Accel-Buffering", "no");
+            AsyncContext async = request.startAsync();
+            subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(), timers);
+        } catch (SseRefusal refusal) {
+            response.setStatus(refusal.status());
+            response.setContentType("application/json");
+            response.setCharacterEncoding("UTF-8");
+            response.getWriter().write(refusal.body());
+        }
+    }
+
+    private StreamSession open(SseSubscriber subscriber, Viewer viewer) throws SseRefusal {
+        try {
+            return engine.open(subscriber, viewer);
+        } catch (ProtocolError refused) {
+            throw refusal(refused);
+        }
+    }
+
+    private static String model(HttpServletRequest request) throws SseRefusal {
+        String path = request.getPathInfo();
+        String model = path == null ? "" : URLDecoder.decode(path.substring(1), StandardCharsets.UTF_8);
+        if (model.isEmpty() || model.contains("/")) {
+            throw new SseRefusal(404, "model_not_found", "Name one model: streams/subscribe/{model}");
+        }
+        return model;
+    }
+
+    /** The authenticated caller with the roles the policies consult, or anonymous. */
+    private Viewer viewer(HttpServletRequest request) {
+        Principal principal = request.getUserPrincipal();
+        if (principal == null) {
+            return Viewer.anonymous();
+        }
+        Set<String> roles = visibility.declaredRoles().stream().filter(request::isUserInRole).collect(Collectors.toSet());
+        return new Viewer(principal.getName(), roles);
+    }
+
+    /** The protocol's refusal as an HTTP status: what the client asked is wrong (4xx), or not possible now. */
+    private static SseRefusal refusal(ProtocolError refused) {
+        int status = switch (refused.code()) {
+            case ProtocolError.NOT_FOUND -> 404;
+            case ProtocolError.CONNECTION_LIMIT_EXCEEDED -> 429;
+            case ProtocolError.UNAVAILABLE -> 503;
+            default -> 400;
+        };
+        return new SseRefusal(status, refused.code(), refused.getMessage(), refused.details());
+    }
+
+    private static String preamble(SseRequest parsed, StreamSession session) {
+        var request = parsed.request();
+        String scope = switch (request.kind()) {
+            case "object" -> request.kind() + " " + request.model() + " " + request.pk();
+            case "filter" -> request.kind() + " " + request.model() + " " + request.filter();
+            default -> request.kind() + " " + request.model();
+        };
+        Instant closesAt = Instant.now().plus(parsed.lifetime()).truncatedTo(ChronoUnit.SECONDS);
+        return "retry: " + RETRY_MILLIS + "\n: subscription " + scope.replace('\n', ' ') + ", closes at " + closesAt
+                + " (lifetime " + SseRequest.text(parsed.lifetime()) + "), heartbeat every "
+                + SseRequest.text(parsed.heartbeat()) + "\n\n";
+    }
+
+}

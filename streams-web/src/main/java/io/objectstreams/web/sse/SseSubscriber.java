@@ -1,0 +1,278 @@
+package io.objectstreams.web.sse;
+
+import io.objectstreams.web.subscription.Subscriber;
+import io.objectstreams.web.subscription.SubscriptionEngine;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One Server-Sent Events connection as the engine sees it: each protocol message becomes one frame
+ * ({@code id:} its cursor, {@code event:} its type, {@code data:} the same JSON the WebSocket sends), written with
+ * the servlet's non-blocking output, so a client that stops reading holds no thread: its frames wait in the
+ * engine's byte-bounded queue, which tells it to resync ({@code slow_consumer}) and this connection then closes.
+ *
+ * <p>A message the engine sends before the stream has opened (the subscription's {@code subscribed}, while the
+ * servlet still decides) is held and written right after the preamble. Every way the connection ends (client
+ * gone, write failed, lifetime reached, engine closing it) releases it from the engine, once.
+ */
+final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
+
+    private static final Logger LOG = Logger.getLogger(SseSubscriber.class.getName());
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final byte[] PING = ": ping\n\n".getBytes(StandardCharsets.UTF_8);
+    private static final IOException CLOSED = new IOException("The SSE connection is closed");
+
+    private record Chunk(byte[] bytes, Consumer<Throwable> done, boolean closeAfter) {
+    }
+
+    private final String id = "sse:" + IDS.incrementAndGet();
+    private final SubscriptionEngine engine;
+    private final Deque<Chunk> pending = new ArrayDeque<>();
+    private AsyncContext async;
+    private ServletOutputStream out;
+    private boolean started;
+    private boolean closed;
+    /** Called once the last write handed to the container has completed. */
+    private Consumer<Throwable> writing;
+    private boolean closeAfterWriting;
+    private ScheduledFuture<?> heartbeat;
+    private ScheduledFuture<?> end;
+
+    SseSubscriber(SubscriptionEngine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String transport() {
+        return "sse";
+    }
+
+    /**
+     * Opens the stream: the preamble ({@code retry:} and a comment naming the subscription and its end), then any
+     * held message; heartbeats and the lifetime's end are scheduled.
+     */
+    void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime,
+               ScheduledExecutorService timers) throws IOException {
+        synchronized (this) {
+            async = context;
+            async.setTimeout(0);
+            async.addListener(this);
+            out = async.getResponse().getOutputStream();
+            pending.addFirst(new Chunk(preamble.getBytes(StandardCharsets.UTF_8), null, false));
+            started = true;
+            long every = heartbeatEvery.toMillis();
+            heartbeat = timers.scheduleAtFixedRate(this::ping, every, every, TimeUnit.MILLISECONDS);
+            end = timers.schedule(() -> finish(": closing, reconnect\n\n"), lifetime.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        out.setWriteListener(this);
+    }
+
+    @Override
+    public void send(String type, long cursor, String text, Consumer<Throwable> done) {
+        StringBuilder frame = new StringBuilder(text.length() + 48);
+        if (cursor >= 0) {
+            frame.append("id: ").append(cursor).append('\n');
+        }
+        frame.append("event: ").append(type).append('\n').append("data: ").append(text).append("\n\n");
+        // A client too slow for its queue is told to resync, then let go: it reconnects from that cursor.
+        boolean closeAfter = type.equals("resync_required") && text.contains("\"reason\":\"slow_consumer\"");
+        enqueue(new Chunk(frame.toString().getBytes(StandardCharsets.UTF_8), done, closeAfter));
+    }
+
+    @Override
+    public void close(String reason, boolean clientFault) {
+        finish(": closing: " + reason.replace('\n', ' ') + "\n\n");
+    }
+
+    private void ping() {
+        synchronized (this) {
+            // A frame still being written shows the connection is busy; a ping would only queue behind it.
+            if (closed || writing != null || !pending.isEmpty()) {
+                return;
+            }
+            pending.add(new Chunk(PING, null, false));
+        }
+        drain();
+    }
+
+    /** Writes a last comment and completes the response. */
+    private void finish(String comment) {
+        enqueue(new Chunk(comment.getBytes(StandardCharsets.UTF_8), null, true));
+    }
+
+    private void enqueue(Chunk chunk) {
+        boolean refused;
+        synchronized (this) {
+            refused = closed;
+            if (!refused) {
+                pending.add(chunk);
+            }
+        }
+        if (refused) {
+            if (chunk.done() != null) {
+                chunk.done().accept(CLOSED);
+            }
+            return;
+        }
+        drain();
+    }
+
+    @Override
+    public void onWritePossible() {
+        Consumer<Throwable> completed;
+        boolean closeNow;
+        synchronized (this) {
+            completed = writing;
+            closeNow = closeAfterWriting;
+            writing = null;
+            closeAfterWriting = false;
+        }
+        if (closeNow) {
+            release();
+            complete();
+        }
+        if (completed != null) {
+            completed.accept(closeNow ? CLOSED : null);
+        }
+        if (!closeNow) {
+            drain();
+        }
+    }
+
+    /** Writes what is pending while the container can take it; never blocks. */
+    private void drain() {
+        while (true) {
+            Chunk chunk;
+            boolean ready;
+            Exception failure = null;
+            synchronized (this) {
+                if (!started || closed || writing != null || pending.isEmpty() || !out.isReady()) {
+                    return;
+                }
+                chunk = pending.poll();
+                ready = false;
+                try {
+                    out.write(chunk.bytes());
+                    if (out.isReady()) {
+                        out.flush();
+                    }
+                    ready = out.isReady();
+                } catch (IOException | RuntimeException e) {
+                    failure = e;
+                }
+                if (failure == null && !ready) {
+                    // The container finishes this write in the background and calls onWritePossible.
+                    writing = chunk.done() != null ? chunk.done() : ignored -> { };
+                    closeAfterWriting = chunk.closeAfter();
+                    return;
+                }
+            }
+            if (failure != null) {
+                failed(failure, chunk);
+                return;
+            }
+            if (chunk.closeAfter()) {
+                release();
+                complete();
+            }
+            if (chunk.done() != null) {
+                chunk.done().accept(null);
+            }
+            if (chunk.closeAfter()) {
+                return;
+            }
+        }
+    }
+
+    private void failed(Throwable failure, Chunk chunk) {
+        LOG.log(Level.FINE, "SSE connection " + id + " failed", failure);
+        release();
+        complete();
+        if (chunk != null && chunk.done() != null) {
+            chunk.done().accept(failure);
+        }
+    }
+
+    @Override
+    public void onError(Throwable failure) {
+        Consumer<Throwable> completed;
+        synchronized (this) {
+            completed = writing;
+            writing = null;
+        }
+        failed(failure, completed == null ? null : new Chunk(null, completed, false));
+    }
+
+    /** Forgets the connection in the engine, and everything queued for it; once. */
+    private void release() {
+        Deque<Chunk> dropped;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (heartbeat != null) {
+                heartbeat.cancel(false);
+                end.cancel(false);
+            }
+            dropped = new ArrayDeque<>(pending);
+            pending.clear();
+        }
+        engine.close(this);
+        for (Chunk chunk : dropped) {
+            if (chunk.done() != null) {
+                chunk.done().accept(CLOSED);
+            }
+        }
+    }
+
+    private void complete() {
+        try {
+            async.complete();
+        } catch (IllegalStateException alreadyCompleted) {
+            // the container ended it first
+        }
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+        release();
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+        release();
+        complete();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+        release();
+        complete();
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+        // not restarted
+    }
+}

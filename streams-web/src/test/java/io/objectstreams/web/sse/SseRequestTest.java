@@ -1,0 +1,71 @@
+package io.objectstreams.web.sse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The SSE route's query: defaults, durations, cursors and named refusals; nothing clamped or ignored. */
+class SseRequestTest {
+
+    private static SseRequest parse(String query, String lastEventId) throws SseRefusal {
+        Map<String, String[]> parameters = new LinkedHashMap<>();
+        if (!query.isEmpty()) {
+            for (String pair : query.split("&")) {
+                String[] kv = pair.split("=", 2);
+                parameters.merge(kv[0], new String[] {kv[1]}, (a, b) -> new String[] {a[0], b[0]});
+            }
+        }
+        return SseRequest.parse("m", parameters, lastEventId);
+    }
+
+    private static void refused(String query, String lastEventId, String code) {
+        assertThatThrownBy(() -> parse(query, lastEventId)).isInstanceOfSatisfying(SseRefusal.class, r -> {
+            assertThat(r.code()).as(query).isEqualTo(code);
+            assertThat(r.status()).isEqualTo(400);
+        });
+    }
+
+    @Test
+    void theKindFollowsFromPkAndDurationsHaveDefaults() throws SseRefusal {
+        SseRequest object = parse("pk=5", null);
+        assertThat(object.request().kind()).isEqualTo("object");
+        assertThat(object.heartbeat()).isEqualTo(Duration.ofSeconds(25));
+        assertThat(object.lifetime()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(parse("", null).request().kind()).isEqualTo("model");
+        SseRequest filter = parse("kind=filter&filter.status__in=open,paid&heartbeat=90&lifetime=4h", null);
+        assertThat(filter.request().filter().getString("status__in")).isEqualTo("open,paid");
+        assertThat(filter.heartbeat()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(filter.lifetime()).isEqualTo(Duration.ofHours(4));
+    }
+
+    @Test
+    void lastEventIdOverridesTheCursorParameter() throws SseRefusal {
+        assertThat(parse("pk=5&cursor=3", null).request().cursor()).isEqualTo(3L);
+        assertThat(parse("pk=5&cursor=3", "9").request().cursor()).isEqualTo(9L);
+        assertThat(parse("pk=5", " 12 ").request().cursor()).isEqualTo(12L);
+    }
+
+    @Test
+    void everyBadParameterIsRefusedWithItsOwnCode() {
+        refused("pk=5&colour=red", null, "unknown_parameter");
+        refused("pk=5&filter.=x", null, "unknown_parameter");
+        refused("kind=set", null, "invalid_kind");
+        refused("kind=object", null, "invalid_kind");
+        refused("kind=model&pk=1", null, "invalid_kind");
+        refused("filter.status=open", null, "invalid_kind");
+        refused("pk=5&heartbeat=0", null, "invalid_heartbeat");
+        refused("pk=5&heartbeat=301", null, "invalid_heartbeat");
+        refused("pk=5&heartbeat=1.5s", null, "invalid_heartbeat");
+        refused("pk=5&heartbeat=1s&heartbeat=2s", null, "invalid_heartbeat");
+        refused("pk=5&lifetime=241m", null, "invalid_lifetime");
+        refused("pk=5&lifetime=0s", null, "invalid_lifetime");
+        refused("pk=5&cursor=-1", null, "invalid_cursor");
+        refused("pk=5&cursor=1e3", null, "invalid_cursor");
+        refused("pk=5&cursor=9223372036854775808", null, "invalid_cursor");
+        refused("pk=5", "abc", "invalid_cursor");
+    }
+}
