@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.ServerProcess;
+import io.objectstreams.it.support.SseClient;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
 import jakarta.json.JsonObject;
@@ -123,6 +124,10 @@ class ConnectionLimitsIT {
                 assertThat(refused.getString("code")).isEqualTo("connection_limit_exceeded");
                 assertThat(refused.getString("message")).contains("streams.connections.max-per-principal");
                 assertThat(fourth.awaitClosed(Duration.ofSeconds(10))).as("try again later").isEqualTo(1013);
+            }
+            try (SseClient sse = SseClient.open(base, "bob", "store.CustomerOrder?kind=model")) {
+                assertThat(sse.status()).as("an SSE connection counts toward the same limit").isEqualTo(429);
+                assertThat(sse.error().getString("code")).isEqualTo("connection_limit_exceeded");
             }
             awaitAdmitted("alice").close();
             held.remove(0).close();
