@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Many WebSocket connections, each with one model subscription on {@code store.CustomerOrder}, cycling through
- * alice, bob and carol, over {@link RawWebSockets}. Messages are recognised by their opening bytes rather than
+ * Many WebSocket connections (or SSE streams, with {@code -Dbench.transport=sse}), each with one model subscription
+ * on {@code store.CustomerOrder}, cycling through alice, bob and carol, over {@link RawWebSockets}. Messages are recognised by their opening bytes rather than
  * parsed, so the client costs the shared machine as little as possible; per connection it counts events per order, resyncs by reason, and, for
  * the order being timed, each event's arrival time.
  */
@@ -34,18 +34,28 @@ final class LoadClients implements AutoCloseable {
         return open(store, count, null);
     }
 
+    /**
+     * The transport the load clients use: {@code websocket} (the default) or {@code sse}
+     * ({@code -Dbench.transport}).
+     */
+    static final String TRANSPORT = System.getProperty("bench.transport", "websocket");
+
     /** Opens {@code count} connections as {@code user}, or cycling through the three users when {@code null}. */
     static LoadClients open(URL store, int count, String user) throws InterruptedException {
         LoadClients clients = new LoadClients();
         clients.sockets = new RawWebSockets(SELECTOR_THREADS);
-        URI endpoint = URI.create(store.toString().replaceFirst("^http", "ws")).resolve("streams/ws");
+        boolean sse = TRANSPORT.equals("sse");
+        URI endpoint = sse ? URI.create(store.toString()).resolve("streams/subscribe/store.CustomerOrder?kind=model")
+                : URI.create(store.toString().replaceFirst("^http", "ws")).resolve("streams/ws");
         for (int from = 0; from < count; from += 200) {
             List<Conn> batch = new ArrayList<>();
             for (int i = from; i < Math.min(count, from + 200); i++) {
                 Conn conn = new Conn(user != null ? user : USERS[i % 3]);
-                conn.socket = clients.sockets.connect(endpoint, "Basic " + Base64.getEncoder().encodeToString(
-                                (conn.user + ":" + conn.user + "-pw").getBytes(StandardCharsets.UTF_8)),
-                        "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"store.CustomerOrder\"}", conn);
+                String authorization = "Basic " + Base64.getEncoder().encodeToString(
+                        (conn.user + ":" + conn.user + "-pw").getBytes(StandardCharsets.UTF_8));
+                conn.socket = sse ? clients.sockets.connectSse(endpoint, authorization, conn)
+                        : clients.sockets.connect(endpoint, authorization,
+                                "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"store.CustomerOrder\"}", conn);
                 batch.add(conn);
                 clients.all.add(conn);
             }

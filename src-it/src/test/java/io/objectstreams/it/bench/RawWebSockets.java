@@ -78,6 +78,44 @@ final class RawWebSockets implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens a Server-Sent Events stream ({@code GET}, blocking until the response head), then reads it on a
+     * selector thread: each frame's {@code data:} line is handed over like a WebSocket text message.
+     */
+    Connection connectSse(URI stream, String authorization, Listener listener) {
+        try {
+            SocketChannel channel = SocketChannel.open(new InetSocketAddress(stream.getHost(), stream.getPort()));
+            channel.socket().setTcpNoDelay(true);
+            String request = "GET " + stream.getRawPath() + (stream.getRawQuery() == null ? "" : "?" + stream.getRawQuery())
+                    + " HTTP/1.1\r\nHost: " + stream.getHost() + ":" + stream.getPort()
+                    + "\r\nAccept: text/event-stream\r\nAuthorization: " + authorization + "\r\n\r\n";
+            writeFully(channel, ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
+            ByteBuffer in = ByteBuffer.allocate(1 << 16);
+            int headerEnd;
+            while ((headerEnd = headerEnd(in)) < 0) {
+                if (channel.read(in) < 0) {
+                    throw new IOException("connection closed before the response head");
+                }
+            }
+            String head = new String(in.array(), 0, headerEnd, StandardCharsets.US_ASCII);
+            if (!head.startsWith("HTTP/1.1 200")) {
+                throw new IOException("stream refused: " + head.lines().findFirst().orElse(head));
+            }
+            in.flip();
+            in.position(headerEnd);
+            in.compact();
+            Connection connection = new SseConnection(channel, in, listener,
+                    head.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked"));
+            channel.configureBlocking(false);
+            Loop loop = loops[next++ % loops.length];
+            loop.pending.add(connection);
+            loop.selector.wakeup();
+            return connection;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void close() {
         for (Loop loop : loops) {
@@ -103,10 +141,10 @@ final class RawWebSockets implements AutoCloseable {
     }
 
     /** One connection: its read buffer and the message being assembled from fragments. */
-    static final class Connection {
-        private final SocketChannel channel;
-        private ByteBuffer in;
-        private final Listener listener;
+    static class Connection {
+        final SocketChannel channel;
+        ByteBuffer in;
+        final Listener listener;
         private byte[] message = new byte[0];
         private int messageLength;
 
@@ -236,6 +274,126 @@ final class RawWebSockets implements AutoCloseable {
             }
             System.arraycopy(bytes, offset, message, messageLength, length);
             messageLength += length;
+        }
+    }
+
+    /**
+     * A Server-Sent Events stream: the body, de-chunked when the server chunks it, split into frames at blank
+     * lines; each frame's {@code data:} line goes to the listener. Closing drops the socket, as a leaving client.
+     */
+    static final class SseConnection extends Connection {
+        private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+        private final boolean chunked;
+        /** Bytes of the current chunk still to come; -1 while a chunk-size line is expected. */
+        private long chunkLeft = -1;
+        private byte[] body = new byte[1 << 16];
+        private int bodyLength;
+
+        SseConnection(SocketChannel channel, ByteBuffer in, Listener listener, boolean chunked) {
+            super(channel, in, listener);
+            this.chunked = chunked;
+        }
+
+        @Override
+        void close() {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closed
+            }
+        }
+
+        @Override
+        boolean read() throws IOException {
+            int read = channel.read(in);
+            long arrival = System.nanoTime();
+            if (read < 0) {
+                return false;
+            }
+            in.flip();
+            if (!chunked) {
+                appendBody(in.array(), in.position(), in.remaining());
+                in.position(in.limit());
+            } else {
+                while (in.hasRemaining()) {
+                    if (chunkLeft < 0) {
+                        int lineEnd = -1;
+                        for (int i = in.position(); i + 1 < in.limit(); i++) {
+                            if (in.get(i) == '\r' && in.get(i + 1) == '\n') {
+                                lineEnd = i;
+                                break;
+                            }
+                        }
+                        if (lineEnd < 0) {
+                            break;
+                        }
+                        String size = new String(in.array(), in.position(), lineEnd - in.position(), StandardCharsets.US_ASCII).trim();
+                        in.position(lineEnd + 2);
+                        if (size.isEmpty()) {
+                            continue; // the CRLF that ends a chunk's data
+                        }
+                        int extension = size.indexOf(';');
+                        chunkLeft = Long.parseLong(extension < 0 ? size : size.substring(0, extension), 16);
+                        if (chunkLeft == 0) {
+                            return false; // the last chunk: the stream ended
+                        }
+                    } else {
+                        int take = (int) Math.min(chunkLeft, in.remaining());
+                        appendBody(in.array(), in.position(), take);
+                        in.position(in.position() + take);
+                        chunkLeft -= take;
+                        if (chunkLeft == 0) {
+                            chunkLeft = -1;
+                        }
+                    }
+                }
+            }
+            in.compact();
+            frames(arrival);
+            return true;
+        }
+
+        private void appendBody(byte[] bytes, int offset, int length) {
+            if (bodyLength + length > body.length) {
+                body = java.util.Arrays.copyOf(body, Math.max(body.length * 2, bodyLength + length));
+            }
+            System.arraycopy(bytes, offset, body, bodyLength, length);
+            bodyLength += length;
+        }
+
+        /** Hands over the data line of every complete frame and keeps the rest. */
+        private void frames(long arrival) {
+            int start = 0;
+            for (int i = 1; i < bodyLength; i++) {
+                if (body[i] == '\n' && body[i - 1] == '\n') {
+                    int line = start;
+                    while (line < i) {
+                        int lineEnd = line;
+                        while (lineEnd < i && body[lineEnd] != '\n') {
+                            lineEnd++;
+                        }
+                        if (startsWith(body, line, lineEnd, DATA)) {
+                            listener.onText(body, line + DATA.length, lineEnd - line - DATA.length, arrival);
+                        }
+                        line = lineEnd + 1;
+                    }
+                    start = i + 1;
+                }
+            }
+            System.arraycopy(body, start, body, 0, bodyLength - start);
+            bodyLength -= start;
+        }
+
+        private static boolean startsWith(byte[] b, int from, int end, byte[] prefix) {
+            if (end - from < prefix.length) {
+                return false;
+            }
+            for (int i = 0; i < prefix.length; i++) {
+                if (b[from + i] != prefix[i]) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
