@@ -88,11 +88,15 @@ final class LoadClients implements AutoCloseable {
         return unserved(owed) == 0;
     }
 
-    /** Connections owed events that have neither all of them nor a resync_required. */
+    /**
+     * Connections owed events that have neither all of them nor a resync_required. An SSE stream the server ended
+     * is not counted: a browser's EventSource reconnects by itself with Last-Event-ID and is replayed or resynced
+     * (this client does not reconnect); such streams are counted in {@link #resyncs()}.
+     */
     int unserved(Map<Long, Long> owed) {
         int unserved = 0;
         for (Conn conn : all) {
-            if (conn.owed() && conn.resyncs.isEmpty()
+            if (conn.owed() && conn.resyncs.isEmpty() && !(conn.ended && TRANSPORT.equals("sse"))
                     && owed.entrySet().stream().anyMatch(o -> conn.count(o.getKey()) < o.getValue())) {
                 unserved++;
             }
@@ -138,7 +142,9 @@ final class LoadClients implements AutoCloseable {
     String resyncs() {
         Map<String, Long> byReason = new TreeMap<>();
         all.forEach(c -> c.resyncs.forEach((reason, n) -> byReason.merge(reason, n.get(), Long::sum)));
-        return byReason.isEmpty() ? "none" : byReason.toString();
+        long endedWithout = all.stream().filter(c -> c.ended && c.resyncs.isEmpty()).count();
+        String resyncs = byReason.isEmpty() ? "none" : byReason.toString();
+        return endedWithout == 0 ? resyncs : resyncs + ", " + endedWithout + " ended by the server without one";
     }
 
     @Override
@@ -168,6 +174,7 @@ final class LoadClients implements AutoCloseable {
         final AtomicLong events = new AtomicLong();
         volatile RawWebSockets.Connection socket;
         volatile long last;
+        volatile boolean ended;
         /** Arrival times of the events of the first order seen since the last reset (the timed one). */
         long[] arrivals = new long[64];
         int arrivalCount;
@@ -193,6 +200,11 @@ final class LoadClients implements AutoCloseable {
             last = 0;
             arrivalCount = 0;
             timedOrder = -1;
+        }
+
+        @Override
+        public void onClosed() {
+            ended = true;
         }
 
         @Override

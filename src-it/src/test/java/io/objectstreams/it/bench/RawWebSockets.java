@@ -26,6 +26,10 @@ final class RawWebSockets implements AutoCloseable {
     /** Receives each complete text message: {@code length} bytes from {@code offset}, valid only during the call. */
     interface Listener {
         void onText(byte[] buffer, int offset, int length, long arrivalNanos);
+
+        /** The server ended the connection (or it failed). */
+        default void onClosed() {
+        }
     }
 
     private final Loop[] loops;
@@ -104,8 +108,10 @@ final class RawWebSockets implements AutoCloseable {
             in.flip();
             in.position(headerEnd);
             in.compact();
-            Connection connection = new SseConnection(channel, in, listener,
+            SseConnection connection = new SseConnection(channel, in, listener,
                     head.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked"));
+            // The first frames may have come with the response head: hand them over now, not at the next read.
+            connection.process(System.nanoTime());
             channel.configureBlocking(false);
             Loop loop = loops[next++ % loops.length];
             loop.pending.add(connection);
@@ -310,6 +316,11 @@ final class RawWebSockets implements AutoCloseable {
             if (read < 0) {
                 return false;
             }
+            return process(arrival);
+        }
+
+        /** Parses what the read buffer holds; false once the last chunk came. */
+        boolean process(long arrival) {
             in.flip();
             if (!chunked) {
                 appendBody(in.array(), in.position(), in.remaining());
@@ -335,6 +346,8 @@ final class RawWebSockets implements AutoCloseable {
                         int extension = size.indexOf(';');
                         chunkLeft = Long.parseLong(extension < 0 ? size : size.substring(0, extension), 16);
                         if (chunkLeft == 0) {
+                            in.compact();
+                            frames(arrival);
                             return false; // the last chunk: the stream ended
                         }
                     } else {
@@ -426,10 +439,12 @@ final class RawWebSockets implements AutoCloseable {
                             if (!key.isValid() || !connection.read()) {
                                 key.cancel();
                                 connection.channel.close();
+                                connection.listener.onClosed();
                             }
                         } catch (IOException e) {
                             key.cancel();
                             connection.channel.close();
+                            connection.listener.onClosed();
                         }
                     }
                 }

@@ -47,7 +47,12 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private ServletOutputStream out;
     private boolean started;
     private boolean closed;
-    /** Called once the last write handed to the container has completed. */
+    /**
+     * {@code isReady()} returned false: the container calls {@link #onWritePossible()} next. Until then it must not
+     * be asked again (Grizzly refuses a second registration with an {@code IllegalStateException}).
+     */
+    private boolean awaitingWritable;
+    /** Called once the last write handed to the container has completed; {@code null} if nobody waits for it. */
     private Consumer<Throwable> writing;
     private boolean closeAfterWriting;
     private ScheduledFuture<?> heartbeat;
@@ -85,6 +90,9 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             end = timers.schedule(() -> finish(": closing, reconnect\n\n"), lifetime.toMillis(), TimeUnit.MILLISECONDS);
         }
         out.setWriteListener(this);
+        // Some containers (Payara's Grizzly) announce the first onWritePossible only once isReady() has been asked
+        // and said no; asking here starts writing either way, and a first callback finds nothing left to do.
+        drain();
     }
 
     @Override
@@ -107,7 +115,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private void ping() {
         synchronized (this) {
             // A frame still being written shows the connection is busy; a ping would only queue behind it.
-            if (closed || writing != null || !pending.isEmpty()) {
+            if (closed || awaitingWritable || !pending.isEmpty()) {
                 return;
             }
             pending.add(new Chunk(PING, null, false));
@@ -146,6 +154,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             closeNow = closeAfterWriting;
             writing = null;
             closeAfterWriting = false;
+            awaitingWritable = false;
         }
         if (closeNow) {
             release();
@@ -166,23 +175,36 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             boolean ready;
             Exception failure = null;
             synchronized (this) {
-                if (!started || closed || writing != null || pending.isEmpty() || !out.isReady()) {
+                if (!started || closed || awaitingWritable || pending.isEmpty()) {
                     return;
                 }
-                chunk = pending.poll();
-                ready = false;
                 try {
-                    out.write(chunk.bytes());
-                    if (out.isReady()) {
-                        out.flush();
+                    if (!out.isReady()) {
+                        awaitingWritable = true;
+                        return;
                     }
-                    ready = out.isReady();
-                } catch (IOException | RuntimeException e) {
+                } catch (RuntimeException e) {
                     failure = e;
+                }
+                chunk = failure == null ? pending.poll() : null;
+                ready = false;
+                if (chunk != null) {
+                    try {
+                        // isReady() is asked again only while it answers true: each false registers for a callback.
+                        out.write(chunk.bytes());
+                        ready = out.isReady();
+                        if (ready) {
+                            out.flush();
+                            ready = out.isReady();
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        failure = e;
+                    }
                 }
                 if (failure == null && !ready) {
                     // The container finishes this write in the background and calls onWritePossible.
-                    writing = chunk.done() != null ? chunk.done() : ignored -> { };
+                    awaitingWritable = true;
+                    writing = chunk.done();
                     closeAfterWriting = chunk.closeAfter();
                     return;
                 }
