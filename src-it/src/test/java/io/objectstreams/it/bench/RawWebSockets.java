@@ -48,28 +48,13 @@ final class RawWebSockets implements AutoCloseable {
     /** Connects (blocking handshake), sends {@code firstMessage}, then reads on a selector thread. */
     Connection connect(URI endpoint, String authorization, String firstMessage, Listener listener) {
         try {
-            SocketChannel channel = SocketChannel.open(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
-            channel.socket().setTcpNoDelay(true);
             String key = Base64.getEncoder().encodeToString(ThreadLocalRandom.current().ints(16, 0, 256)
                     .collect(java.io.ByteArrayOutputStream::new, (o, b) -> o.write(b), (a, b) -> { }).toByteArray());
-            String request = "GET " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":"
-                    + endpoint.getPort() + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
-                    + "\r\nSec-WebSocket-Version: 13\r\nAuthorization: " + authorization + "\r\n\r\n";
-            writeFully(channel, ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
+            SocketChannel channel = SocketChannel.open(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
             ByteBuffer in = ByteBuffer.allocate(1 << 16);
-            int headerEnd;
-            while ((headerEnd = headerEnd(in)) < 0) {
-                if (channel.read(in) < 0) {
-                    throw new IOException("connection closed during the handshake");
-                }
-            }
-            String head = new String(in.array(), 0, headerEnd, StandardCharsets.US_ASCII);
-            if (!head.startsWith("HTTP/1.1 101")) {
-                throw new IOException("handshake refused: " + head.lines().findFirst().orElse(head));
-            }
-            in.flip();
-            in.position(headerEnd);
-            in.compact();
+            exchangeHead(channel, "GET " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":"
+                    + endpoint.getPort() + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
+                    + "\r\nSec-WebSocket-Version: 13\r\nAuthorization: " + authorization + "\r\n\r\n", "101", in);
             Connection connection = new Connection(channel, in, listener);
             connection.sendText(firstMessage);
             channel.configureBlocking(false);
@@ -89,25 +74,11 @@ final class RawWebSockets implements AutoCloseable {
     Connection connectSse(URI stream, String authorization, Listener listener) {
         try {
             SocketChannel channel = SocketChannel.open(new InetSocketAddress(stream.getHost(), stream.getPort()));
-            channel.socket().setTcpNoDelay(true);
-            String request = "GET " + stream.getRawPath() + (stream.getRawQuery() == null ? "" : "?" + stream.getRawQuery())
-                    + " HTTP/1.1\r\nHost: " + stream.getHost() + ":" + stream.getPort()
-                    + "\r\nAccept: text/event-stream\r\nAuthorization: " + authorization + "\r\n\r\n";
-            writeFully(channel, ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
             ByteBuffer in = ByteBuffer.allocate(1 << 16);
-            int headerEnd;
-            while ((headerEnd = headerEnd(in)) < 0) {
-                if (channel.read(in) < 0) {
-                    throw new IOException("connection closed before the response head");
-                }
-            }
-            String head = new String(in.array(), 0, headerEnd, StandardCharsets.US_ASCII);
-            if (!head.startsWith("HTTP/1.1 200")) {
-                throw new IOException("stream refused: " + head.lines().findFirst().orElse(head));
-            }
-            in.flip();
-            in.position(headerEnd);
-            in.compact();
+            String head = exchangeHead(channel, "GET " + stream.getRawPath()
+                    + (stream.getRawQuery() == null ? "" : "?" + stream.getRawQuery()) + " HTTP/1.1\r\nHost: "
+                    + stream.getHost() + ":" + stream.getPort() + "\r\nAccept: text/event-stream\r\nAuthorization: "
+                    + authorization + "\r\n\r\n", "200", in);
             SseConnection connection = new SseConnection(channel, in, listener,
                     head.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked"));
             // The first frames may have come with the response head: hand them over now, not at the next read.
@@ -128,6 +99,30 @@ final class RawWebSockets implements AutoCloseable {
             loop.running = false;
             loop.selector.wakeup();
         }
+    }
+
+    /**
+     * Sends {@code request} (blocking) and reads the response head, which must have {@code status}; leaves in
+     * {@code in} whatever came after the head, ready to be appended to.
+     */
+    private static String exchangeHead(SocketChannel channel, String request, String status, ByteBuffer in)
+            throws IOException {
+        channel.socket().setTcpNoDelay(true);
+        writeFully(channel, ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
+        int headerEnd;
+        while ((headerEnd = headerEnd(in)) < 0) {
+            if (channel.read(in) < 0) {
+                throw new IOException("connection closed before the response head");
+            }
+        }
+        String head = new String(in.array(), 0, headerEnd, StandardCharsets.US_ASCII);
+        if (!head.startsWith("HTTP/1.1 " + status)) {
+            throw new IOException("refused: " + head.lines().findFirst().orElse(head));
+        }
+        in.flip();
+        in.position(headerEnd);
+        in.compact();
+        return head;
     }
 
     private static int headerEnd(ByteBuffer in) {
