@@ -79,10 +79,7 @@ class SseIT {
             while (!event.data().getJsonArray("changed_fields").toString().contains("note")) {
                 event = sse.next(10);
             }
-            JsonObject overWebSocket = ws.next();
-            while (!overWebSocket.getJsonArray("changed_fields").toString().contains("note")) {
-                overWebSocket = ws.next();
-            }
+            JsonObject overWebSocket = ws.nextChangeOf("note");
             String line = event.raw().substring(event.raw().indexOf("data: ") + 6, event.raw().length() - 2);
             assertThat(event.raw()).isEqualTo("id: " + overWebSocket.getJsonNumber("cursor") + "\nevent: event\ndata: " + line + "\n\n");
             assertThat(line).doesNotContain("\n");

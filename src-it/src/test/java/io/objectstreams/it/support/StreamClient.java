@@ -102,6 +102,22 @@ public final class StreamClient implements AutoCloseable {
         return message;
     }
 
+    /**
+     * The next event whose {@code changed_fields} names {@code field}, skipping any other. An object created
+     * just before the subscription may still arrive live (its commit can be newer than the subscription's
+     * start), so a test that waits for its own write must not take the next event blindly.
+     */
+    public JsonObject nextChangeOf(String field) throws InterruptedException {
+        while (true) {
+            JsonObject message = next();
+            if ("event".equals(message.getString("type", null)) && message.containsKey("changed_fields")
+                    && message.getJsonArray("changed_fields").getValuesAs(jakarta.json.JsonString.class).stream()
+                            .anyMatch(name -> name.getString().equals(field))) {
+                return message;
+            }
+        }
+    }
+
     /** The next server message within {@code seconds}, or {@code null}. */
     public JsonObject poll(long seconds) throws InterruptedException {
         return received.poll(seconds, TimeUnit.SECONDS);
