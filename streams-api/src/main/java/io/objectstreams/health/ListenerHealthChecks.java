@@ -51,7 +51,9 @@ public class ListenerHealthChecks {
                 .withData("lastAssignedCursor", report.lastAssignedCursor())
                 .withData("lastDeliveredCursor", report.lastDeliveredCursor())
                 .withData("lastWakeup", report.lastWakeup() == null ? "never" : report.lastWakeup().toString())
-                .withData("backlogRows", report.backlogRows());
+                .withData("backlogRows", report.backlogRows())
+                .withData("watermark", report.prunedThrough())
+                .withData("lastPrune", report.lastPrune() == null ? "never" : report.lastPrune().toString());
         if (report.oldestBacklogAge() != null) {
             response.withData("oldestBacklogAgeMs", report.oldestBacklogAge().toMillis());
         }
@@ -60,11 +62,15 @@ public class ListenerHealthChecks {
                 .withData("webSocketSessions", sessions.sessions() - sessions.sseSessions())
                 .withData("sseSessions", sessions.sseSessions())
                 .withData("subscriptions", sessions.subscriptions())
+                .withData("webSocketSubscriptions", sessions.subscriptions() - sessions.sseSubscriptions())
+                .withData("sseSubscriptions", sessions.sseSubscriptions())
                 .withData("queuedMessages", sessions.queuedMessages())
                 .withData("queuedBytes", sessions.queuedBytes())
                 .withData("maxQueuedBytes", sessions.maxQueuedBytes())
                 .withData("droppedEvents", sessions.droppedEvents())
-                .withData("failedFanOuts", sessions.failedFanOuts()));
+                .withData("failedFanOuts", sessions.failedFanOuts())
+                .withData("deliveredEvents", sessions.deliveredEvents())
+                .withData("resyncs", sessions.resyncs()));
         if (report.lastError() != null) {
             response.withData("lastError", report.lastError());
         }

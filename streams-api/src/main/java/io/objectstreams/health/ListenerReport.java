@@ -17,10 +17,13 @@ import java.time.Instant;
  * @param oldestBacklogAge    how long the oldest of them has waited, or {@code null} when unknown
  * @param maxBacklogAge       the configured bound ({@code streams.health.max-backlog-age})
  * @param backlogError        why the backlog is unknown, or {@code null}
+ * @param prunedThrough       the retention watermark: rows at or below it were deleted; -1 while unknown
+ * @param lastPrune           when retention last ran, on any instance; {@code null} if never (or unknown)
  */
 public record ListenerReport(boolean running, boolean listening, String role, long lastAssignedCursor,
                              long lastDeliveredCursor, Instant lastWakeup, String lastError, long backlogRows,
-                             Duration oldestBacklogAge, Duration maxBacklogAge, String backlogError) {
+                             Duration oldestBacklogAge, Duration maxBacklogAge, String backlogError,
+                             long prunedThrough, Instant lastPrune) {
 
     /** Ready: listening, and no committed row has waited longer than the bound for its cursor. */
     public boolean ready() {

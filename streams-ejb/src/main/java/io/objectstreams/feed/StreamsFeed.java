@@ -4,13 +4,17 @@ import io.objectstreams.StreamEvent;
 import io.objectstreams.internal.capture.ModelLabels;
 import io.objectstreams.internal.config.Origins;
 import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.internal.config.RetentionSettings;
 import io.objectstreams.internal.listener.OutboxListener;
 import io.objectstreams.internal.listener.OutboxReader;
+import io.objectstreams.internal.listener.OutboxRetention;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +31,9 @@ public class StreamsFeed {
 
     @Inject
     OutboxListener listener;
+
+    @Inject
+    OutboxRetention retention;
 
     private TransportSettings settings;
 
@@ -46,8 +53,55 @@ public class StreamsFeed {
     public CursorState cursorState() throws SQLException {
         try (Connection connection = config.dataSource().getConnection()) {
             OutboxReader.CursorState state = OutboxReader.cursorState(connection);
-            return new CursorState(state.lastCursor(), state.prunedThrough());
+            return new CursorState(state.lastCursor(), state.prunedThrough(), state.prunedAt());
         }
+    }
+
+    /**
+     * Prunes the outbox now with the given bounds ({@code null} / 0: no such bound), or with a dry run reports
+     * what that would delete. A real run waits for nothing: it fails with {@link PruneBusy} while another runs on
+     * this instance.
+     */
+    public PruneOutcome prune(Duration maxAge, long maxRows, boolean dryRun) throws SQLException, PruneBusy {
+        try {
+            return retention.prune(maxAge, maxRows, dryRun);
+        } catch (OutboxRetention.Busy busy) {
+            throw new PruneBusy(busy.getMessage());
+        }
+    }
+
+    /** The configured retention and what this instance's pruning last did. */
+    public RetentionStatus retention() {
+        RetentionSettings settings = retention.settings();
+        return new RetentionStatus(settings.maxAge(), settings.maxRows(), settings.interval(), settings.batchSize(),
+                retention.lastRun(), retention.lastOutcome(), retention.lastError());
+    }
+
+    /** The shortest age bound retention accepts, configured or asked for by hand. */
+    public static final Duration MIN_RETENTION_AGE = RetentionSettings.MIN_MAX_AGE;
+
+    /** A prune asked for while another runs on this instance. */
+    public static final class PruneBusy extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PruneBusy(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Retention as configured, and this instance's last run.
+     *
+     * @param maxAge      {@code streams.retention.max-age}, or {@code null}
+     * @param maxRows     {@code streams.retention.max-rows}, or 0
+     * @param interval    {@code streams.retention.interval}
+     * @param batchSize   {@code streams.retention.batch-size}
+     * @param lastRun     when this instance last ran a real prune, or {@code null}
+     * @param lastOutcome what it did, or {@code null}
+     * @param lastError   why the last scheduled run failed, or {@code null}
+     */
+    public record RetentionStatus(Duration maxAge, long maxRows, Duration interval, int batchSize, Instant lastRun,
+                                  PruneOutcome lastOutcome, String lastError) {
     }
 
     /**
@@ -67,6 +121,11 @@ public class StreamsFeed {
      */
     public long deliveredCursor() {
         return listener.deliveredCursor();
+    }
+
+    /** A duration as configuration writes them ({@code 90s}, {@code 7d}, ...), positive; empty if it is not one. */
+    public static Optional<Duration> parseDuration(String text) {
+        return StreamsConfig.parseDuration(text);
     }
 
     /** {@code @Streamed(model)}, else the JPA entity name, else the simple class name. */

@@ -330,35 +330,6 @@ class WebSocketIT {
     }
 
     @Test
-    void aCursorOlderThanTheRetentionWatermarkAsksForAResync() throws Exception {
-        long id = aliceOrder();
-        long watermark;
-        try (var c = TestDatabase.connect(); var s = c.createStatement();
-             var rs = s.executeQuery("SELECT pruned_through, last_cursor FROM streams_cursor_state")) {
-            rs.next();
-            watermark = rs.getLong(1);
-            // Simulate retention having deleted everything up to the newest cursor.
-            s.execute("UPDATE streams_cursor_state SET pruned_through = " + rs.getLong(2));
-        }
-        try (StreamClient alice = StreamClient.connect(base, "alice")) {
-            alice.send("{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"" + id
-                    + "\",\"subscription_id\":\"p\",\"cursor\":0}");
-            JsonObject subscribed = alice.next();
-            assertThat(subscribed.getString("type")).isEqualTo("subscribed");
-            JsonObject resync = alice.next();
-            assertThat(resync.getString("type")).isEqualTo("resync_required");
-            assertThat(resync.getString("subscription_id")).isEqualTo("p");
-            assertThat(resync.getString("reason")).isEqualTo("cursor_pruned");
-            assertThat(resync.getJsonNumber("cursor").longValue()).isEqualTo(subscribed.getJsonNumber("cursor").longValue());
-
-            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"status\":\"paid\"}");
-            assertThat(alice.next().getString("list_action")).as("live after the resync").isEqualTo("changed");
-        } finally {
-            TestDatabase.execute("UPDATE streams_cursor_state SET pruned_through = " + watermark);
-        }
-    }
-
-    @Test
     void aHandshakeFromAForeignOriginIsRefused() throws Exception {
         String own = base.getProtocol() + "://" + base.getHost() + ":" + base.getPort();
         // Refused: Payara answers 403; WildFly (Undertow) does not upgrade and the request ends in the servlet chain (404).

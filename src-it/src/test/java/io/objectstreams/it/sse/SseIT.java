@@ -98,26 +98,6 @@ class SseIT {
     }
 
     @Test
-    void aResyncIsOneFrameWhoseIdIsTheCursorToResumeFrom() throws Exception {
-        long id = order("alice", "6");
-        long watermark;
-        try (var c = TestDatabase.connect(); var s = c.createStatement();
-             var rs = s.executeQuery("SELECT pruned_through, last_cursor FROM streams_cursor_state")) {
-            rs.next();
-            watermark = rs.getLong(1);
-            s.execute("UPDATE streams_cursor_state SET pruned_through = " + rs.getLong(2));
-        }
-        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?pk=" + id + "&cursor=0&heartbeat=1s")) {
-            long cursor = sse.next(10).data().getJsonNumber("cursor").longValue();
-            Frame resync = sse.next(10);
-            assertThat(resync.raw()).isEqualTo("id: " + cursor + "\nevent: resync_required\ndata: {\"type\":\"resync_required\","
-                    + "\"subscription_id\":\"sub_1\",\"cursor\":" + cursor + ",\"reason\":\"cursor_pruned\"}\n\n");
-        } finally {
-            TestDatabase.execute("UPDATE streams_cursor_state SET pruned_through = " + watermark);
-        }
-    }
-
-    @Test
     void everyRefusalComesBeforeTheStreamWithItsStatusAndCode() throws Exception {
         long alices = order("alice", "7");
         long bobs = order("bob", "7");

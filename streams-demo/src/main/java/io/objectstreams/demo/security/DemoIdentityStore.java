@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * The demo's three users, checked with HTTP Basic: {@code alice} and {@code bob} are customers,
- * {@code carol} is staff. Each password is the user name followed by {@code -pw}. A real application
+ * {@code carol} is staff and may use the Object Streams admin endpoints ({@code streams-admin}). Each password is the user name followed by {@code -pw}. A real application
  * brings its own identity store; Object Streams only reads the resulting caller principal.
  */
 @ApplicationScoped
@@ -24,7 +24,7 @@ public class DemoIdentityStore implements IdentityStore {
     private static final Map<String, User> USERS = Map.of(
             "alice", new User("alice-pw", Set.of("customer")),
             "bob", new User("bob-pw", Set.of("customer")),
-            "carol", new User("carol-pw", Set.of("staff")));
+            "carol", new User("carol-pw", Set.of("staff", "streams-admin")));
 
     @Override
     public CredentialValidationResult validate(Credential credential) {

@@ -69,7 +69,7 @@ final class ConfigRules {
         };
     }
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
     /** {@code 500ms}, {@code 1s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT1S}); positive. */
     static java.time.Duration duration(String key, Optional<String> value, java.time.Duration defaultValue) {
@@ -79,7 +79,7 @@ final class ConfigRules {
         }
         java.time.Duration parsed = parseDuration(text.get());
         if (parsed == null || parsed.isNegative() || parsed.isZero()) {
-            throw invalid(key, "'" + text.get() + "' is not a positive duration such as 500ms, 1s, 2m or PT1S");
+            throw invalid(key, "'" + text.get() + "' is not a positive duration such as 500ms, 1s, 2m, 1h, 7d or PT1S");
         }
         return parsed;
     }
@@ -92,12 +92,12 @@ final class ConfigRules {
         }
         java.time.Duration parsed = text.get().equals("0") ? java.time.Duration.ZERO : parseDuration(text.get());
         if (parsed == null || parsed.isNegative()) {
-            throw invalid(key, "'" + text.get() + "' is not 0 or a positive duration such as 500ms, 1s, 2m or PT1S");
+            throw invalid(key, "'" + text.get() + "' is not 0 or a positive duration such as 500ms, 1s, 2m, 1h, 7d or PT1S");
         }
         return parsed;
     }
 
-    private static java.time.Duration parseDuration(String text) {
+    static java.time.Duration parseDuration(String text) {
         java.util.regex.Matcher m = DURATION.matcher(text.toLowerCase(java.util.Locale.ROOT));
         if (m.matches()) {
             long amount = Long.parseLong(m.group(1));
@@ -105,7 +105,8 @@ final class ConfigRules {
                 case "ms" -> java.time.Duration.ofMillis(amount);
                 case "s" -> java.time.Duration.ofSeconds(amount);
                 case "m" -> java.time.Duration.ofMinutes(amount);
-                default -> java.time.Duration.ofHours(amount);
+                case "h" -> java.time.Duration.ofHours(amount);
+                default -> java.time.Duration.ofDays(amount);
             };
         }
         try {
@@ -120,6 +121,23 @@ final class ConfigRules {
             throw invalid(key, "(" + value + ") must not be shorter than " + minimum);
         }
         return value;
+    }
+
+    /** As {@link #integer}, for whole numbers that may exceed an {@code int}. */
+    static long number(String key, Optional<String> value, long defaultValue, long min, long max) {
+        Optional<String> text = present(value);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            long parsed = Long.parseLong(text.get());
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the accepted range
+        }
+        throw invalid(key, "'" + text.get() + "' is not a whole number from " + min + " to " + max);
     }
 
     static int integer(String key, Optional<String> value, int defaultValue, int min, int max) {

@@ -137,6 +137,20 @@ public class StreamsConfig {
     public static final String REPLAY_LIMIT = "streams.replay-limit";
     public static final int DEFAULT_REPLAY_LIMIT = 1000;
 
+    /** Assigned outbox rows older than this are deleted; unset (the default) keeps rows of any age. */
+    public static final String RETENTION_MAX_AGE = "streams.retention.max-age";
+
+    /** At most this many assigned outbox rows are kept; unset (the default) keeps any number. */
+    public static final String RETENTION_MAX_ROWS = "streams.retention.max-rows";
+
+    /** How often the pruning task runs (on one instance at a time). */
+    public static final String RETENTION_INTERVAL = "streams.retention.interval";
+    public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofHours(1);
+
+    /** Rows deleted per transaction; each batch is its own short transaction. */
+    public static final String RETENTION_BATCH_SIZE = "streams.retention.batch-size";
+    public static final int DEFAULT_RETENTION_BATCH_SIZE = 10_000;
+
     @Inject
     Config config;
 
@@ -144,6 +158,7 @@ public class StreamsConfig {
     private String notifyChannel;
     private boolean migrateSchema;
     private ListenerSettings listener;
+    private RetentionSettings retention;
     private Duration maxBacklogAge;
     private int maxSubscriptions;
     private int replayLimit;
@@ -207,6 +222,33 @@ public class StreamsConfig {
         maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
         senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
+        retention = retention(text(RETENTION_MAX_AGE), text(RETENTION_MAX_ROWS), text(RETENTION_INTERVAL),
+                text(RETENTION_BATCH_SIZE));
+    }
+
+    /**
+     * A duration written as in configuration ({@code 90s}, {@code 30m}, {@code 7d}, ISO-8601), if it is one and
+     * positive; for operator input that follows the same rules.
+     */
+    public static Optional<Duration> parseDuration(String text) {
+        Duration parsed = text == null ? null : ConfigRules.parseDuration(text.trim());
+        return parsed == null || parsed.isNegative() || parsed.isZero() ? Optional.empty() : Optional.of(parsed);
+    }
+
+    /** The retention keys, validated; public for the unit tests of their rules. */
+    public static RetentionSettings retention(Optional<String> maxAge, Optional<String> maxRows, Optional<String> interval,
+                                              Optional<String> batchSize) {
+        Duration age = maxAge.isPresent() ? ConfigRules.duration(RETENTION_MAX_AGE, maxAge, null) : null;
+        if (age != null && age.compareTo(RetentionSettings.MIN_MAX_AGE) < 0) {
+            throw ConfigRules.invalid(RETENTION_MAX_AGE, "(" + maxAge.get() + ") must be at least "
+                    + RetentionSettings.MIN_MAX_AGE.toMinutes() + " minute: younger rows may still be on their way to"
+                    + " clients, and a client that reconnects within seconds must be able to replay");
+        }
+        long rows = ConfigRules.number(RETENTION_MAX_ROWS, maxRows, 0, 1, Long.MAX_VALUE);
+        Duration every = ConfigRules.atLeast(RETENTION_INTERVAL,
+                ConfigRules.duration(RETENTION_INTERVAL, interval, DEFAULT_RETENTION_INTERVAL), Duration.ofSeconds(1));
+        int batch = ConfigRules.integer(RETENTION_BATCH_SIZE, batchSize, DEFAULT_RETENTION_BATCH_SIZE, 1, 1_000_000);
+        return new RetentionSettings(age, rows, every, batch);
     }
 
     private Duration deadSessionTimeout(Duration pollInterval) {
@@ -273,6 +315,10 @@ public class StreamsConfig {
 
     private Optional<String> text(String key) {
         return ConfigRules.present(config.getOptionalValue(key, String.class));
+    }
+
+    public RetentionSettings retention() {
+        return retention;
     }
 
     public ListenerSettings listener() {

@@ -2,6 +2,7 @@ package io.objectstreams.internal.listener;
 
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
+import io.objectstreams.StreamGap;
 import io.objectstreams.internal.config.ListenerSettings;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -32,6 +33,7 @@ final class BatchDelivery {
 
     private final ListenerSettings settings;
     private final Consumer<StreamBatch> fire;
+    private final Consumer<StreamGap> gap;
     private final Object signal = new Object();
     private long assignedThrough = -1;
     private volatile long delivered = -1;
@@ -40,9 +42,10 @@ final class BatchDelivery {
     private volatile Connection connection;
     private Thread thread;
 
-    BatchDelivery(ListenerSettings settings, Consumer<StreamBatch> fire) {
+    BatchDelivery(ListenerSettings settings, Consumer<StreamBatch> fire, Consumer<StreamGap> gap) {
         this.settings = settings;
         this.fire = fire;
+        this.gap = gap;
     }
 
     void start(ThreadFactory threads) {
@@ -146,6 +149,22 @@ final class BatchDelivery {
             events = OutboxReader.readAfter(connection(), delivered, settings.batchSize());
             if (events.isEmpty()) {
                 return;
+            }
+            long first = events.get(0).cursor();
+            if (first > delivered + 1) {
+                // Cursors are handed out without holes, so the rows in between were deleted before this instance
+                // delivered them (retention, while delivery lagged): its clients must be told, never skipped (G10).
+                StreamGap missing = new StreamGap(delivered + 1, first - 1);
+                LOG.warning(() -> "Object Streams delivery found cursors " + missing.fromCursor() + ".."
+                        + missing.throughCursor() + " deleted before this instance delivered them (retention ran"
+                        + " while delivery lagged behind); every subscription here is told to resync (cursor_pruned)");
+                try {
+                    gap.accept(missing);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.SEVERE, "An observer of StreamGap failed for cursors " + missing.fromCursor() + ".."
+                            + missing.throughCursor(), e);
+                }
+                delivered = missing.throughCursor();
             }
             StreamBatch batch = new StreamBatch(events);
             try {

@@ -96,7 +96,7 @@ final class ListenerConnection implements AutoCloseable {
         });
     }
 
-    private static String outboxTable(Connection connection) throws SQLException {
+    static String outboxTable(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(OUTBOX_TABLE)) {
             String table = rs.next() ? rs.getString(1) : null;
             if (table == null) {

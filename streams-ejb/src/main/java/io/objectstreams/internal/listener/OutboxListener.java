@@ -1,6 +1,7 @@
 package io.objectstreams.internal.listener;
 
 import io.objectstreams.StreamBatch;
+import io.objectstreams.StreamGap;
 import io.objectstreams.health.ListenerProbe;
 import io.objectstreams.health.ListenerProbes;
 import io.objectstreams.health.ListenerReport;
@@ -61,6 +62,9 @@ public class OutboxListener implements ListenerProbe {
     @Inject
     Event<StreamBatch> batches;
 
+    @Inject
+    Event<StreamGap> gaps;
+
     private ListenerSettings settings;
     private CursorAssigner assigner;
     private Thread thread;
@@ -77,12 +81,13 @@ public class OutboxListener implements ListenerProbe {
     private volatile String lastError;
     private boolean served;
     private volatile Backlog lastBacklog;
+    private volatile OutboxReader.CursorState lastState;
 
     @PostConstruct
     void start() {
         settings = config.listener();
         assigner = new CursorAssigner(settings.batchSize(), settings.cursorChannel());
-        delivery = new BatchDelivery(settings, batches::fire);
+        delivery = new BatchDelivery(settings, batches::fire, gaps::fire);
         startDeliveryAtBoot();
         delivery.start(threads);
         running = true;
@@ -131,10 +136,12 @@ public class OutboxListener implements ListenerProbe {
             oldest = backlog.oldest().plus(Duration.between(backlog.measuredAt(), Instant.now()));
         }
         String error = lastError != null ? lastError : delivery.lastError();
+        OutboxReader.CursorState state = lastState;
         return new ListenerReport(thread != null && thread.isAlive() && !gaveUp && delivery.alive(), listening,
                 listening ? (assignerRole ? "assigner" : "follower") : "none",
                 lastAssigned, Math.max(delivery.delivered(), 0), lastWakeup, error,
-                backlog == null ? -1 : backlog.rows(), oldest, config.maxBacklogAge(), backlogError);
+                backlog == null ? -1 : backlog.rows(), oldest, config.maxBacklogAge(), backlogError,
+                state == null ? -1 : state.prunedThrough(), state == null ? null : state.prunedAt());
     }
 
     /**
@@ -229,7 +236,9 @@ public class OutboxListener implements ListenerProbe {
                 assigner.assignAll(connection.jdbc());
             }
             // Followers learn new cursors here too: the assigner's NOTIFY woke them, the poll floor backs it up.
-            lastAssigned = CursorAssigner.lastCursor(connection.jdbc());
+            OutboxReader.CursorState state = OutboxReader.cursorState(connection.jdbc());
+            lastState = state;
+            lastAssigned = state.lastCursor();
             delivery.announce(lastAssigned);
             lastBacklog = measureBacklog(connection);
             served = true;

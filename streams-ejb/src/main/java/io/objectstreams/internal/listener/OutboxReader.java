@@ -22,8 +22,11 @@ public final class OutboxReader {
     private static final String READ_SUBJECT = COLUMNS
             + " WHERE model = ? AND subject_pk = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
 
-    /** The high cursor assigned so far, and how far retention has deleted (the watermark). */
-    public record CursorState(long lastCursor, long prunedThrough) {
+    /**
+     * The high cursor assigned so far, how far retention has deleted (the watermark), and when retention last ran
+     * ({@code null}: never).
+     */
+    public record CursorState(long lastCursor, long prunedThrough, java.time.Instant prunedAt) {
     }
 
     private OutboxReader() {
@@ -52,9 +55,13 @@ public final class OutboxReader {
 
     public static CursorState cursorState(Connection connection) throws SQLException {
         try (PreparedStatement read = connection.prepareStatement(
-                "SELECT last_cursor, pruned_through FROM streams_cursor_state WHERE id = 1");
+                "SELECT last_cursor, pruned_through, pruned_at FROM streams_cursor_state WHERE id = 1");
              ResultSet rs = read.executeQuery()) {
-            return rs.next() ? new CursorState(rs.getLong(1), rs.getLong(2)) : new CursorState(0, 0);
+            if (!rs.next()) {
+                return new CursorState(0, 0, null);
+            }
+            java.sql.Timestamp prunedAt = rs.getTimestamp(3);
+            return new CursorState(rs.getLong(1), rs.getLong(2), prunedAt == null ? null : prunedAt.toInstant());
         }
     }
 

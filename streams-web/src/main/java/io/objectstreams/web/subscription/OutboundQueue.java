@@ -40,6 +40,7 @@ final class OutboundQueue {
     private final Subscriber subscriber;
     private final OutboundBudget budget;
     private final Executor senders;
+    private final DeliveryCounts counts;
     private final Deque<Entry> queue = new ArrayDeque<>();
     private final Map<String, Entry> slowResyncs = new HashMap<>();
     private long queuedBytes;
@@ -93,9 +94,14 @@ final class OutboundQueue {
     }
 
     OutboundQueue(Subscriber subscriber, OutboundBudget budget, Executor senders) {
+        this(subscriber, budget, senders, new DeliveryCounts());
+    }
+
+    OutboundQueue(Subscriber subscriber, OutboundBudget budget, Executor senders, DeliveryCounts counts) {
         this.subscriber = subscriber;
         this.budget = budget;
         this.senders = senders;
+        this.counts = counts;
     }
 
     /** Queues a reply or a subscription-level message; never dropped. Sends from the calling thread. */
@@ -190,6 +196,7 @@ final class OutboundQueue {
                 Entry resync = new Entry(Kind.SLOW_CONSUMER, id, null, null, newest);
                 slowResyncs.put(id, resync);
                 add(resync);
+                counts.resync("slow_consumer");
             }
         });
         LOG.fine(() -> "Connection " + subscriber.id() + " is not keeping up: dropped its queued events, "
@@ -234,9 +241,10 @@ final class OutboundQueue {
                 inSend = Thread.currentThread();
             }
             try {
-                subscriber.send(next.type(), next.cursor, next.render(), this::sent);
+                Kind kind = next.kind;
+                subscriber.send(next.type(), next.cursor, next.render(), failure -> sent(kind, failure));
             } catch (RuntimeException e) {
-                sent(e);
+                sent(next.kind, e);
             } finally {
                 synchronized (this) {
                     inSend = null;
@@ -245,7 +253,10 @@ final class OutboundQueue {
         }
     }
 
-    private void sent(Throwable failure) {
+    private void sent(Kind kind, Throwable failure) {
+        if (failure == null && kind == Kind.EVENT) {
+            counts.delivered();
+        }
         boolean synchronous;
         synchronized (this) {
             sending = false;

@@ -211,7 +211,15 @@ public final class StreamSession {
         outbound.discard();
     }
 
+    /** Tells every subscription of this connection to resync through {@code cursor}. */
+    synchronized void resyncAll(long cursor, String reason) {
+        for (Subscription subscription : List.copyOf(subscriptions.values())) {
+            resync(subscription, cursor, reason);
+        }
+    }
+
     private void resyncNow(Subscription subscription, long cursor, String reason) {
+        engine.counts().resync(reason);
         subscription.skipThrough(cursor);
         outbound.control(Messages.resyncRequired(subscription.id(), cursor, reason));
     }

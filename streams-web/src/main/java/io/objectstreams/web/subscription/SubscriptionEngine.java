@@ -4,6 +4,7 @@ import io.objectstreams.EventOperation;
 import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
+import io.objectstreams.StreamGap;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.CursorState;
@@ -63,6 +64,9 @@ public class SubscriptionEngine {
     /** The resync reason when the server could not decide what a batch meant for a subscription. */
     public static final String DELIVERY_FAILED = "delivery_failed";
 
+    /** The resync reason when events a subscription is owed were deleted by retention (G11). */
+    public static final String CURSOR_PRUNED = "cursor_pruned";
+
     @Inject
     Visibility visibility;
 
@@ -82,7 +86,8 @@ public class SubscriptionEngine {
     private final Object fanOut = new Object();
     private long fannedOutThrough;
     private final AtomicLong failedBatches = new AtomicLong();
-    private final Supplier<SessionReport> report = this::report;
+    private final DeliveryCounts counts = new DeliveryCounts();
+    private final Supplier<SessionReport> reportSource = this::report;
     private OutboundBudget budget;
     private TransportSettings settings;
 
@@ -105,12 +110,12 @@ public class SubscriptionEngine {
         pool.allowCoreThreadTimeOut(true);
         senders = pool;
         budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
-        ListenerProbes.registerSessions(report);
+        ListenerProbes.registerSessions(reportSource);
     }
 
     @PreDestroy
     void stop() {
-        ListenerProbes.unregisterSessions(report);
+        ListenerProbes.unregisterSessions(reportSource);
         senders.shutdownNow();
     }
 
@@ -121,7 +126,7 @@ public class SubscriptionEngine {
      */
     public StreamSession open(Subscriber subscriber, Viewer viewer) throws ProtocolError {
         admit(viewer);
-        StreamSession session = new StreamSession(subscriber, viewer, this, new OutboundQueue(subscriber, budget, senders));
+        StreamSession session = new StreamSession(subscriber, viewer, this, new OutboundQueue(subscriber, budget, senders, counts));
         sessions.put(subscriber, session);
         return session;
     }
@@ -241,7 +246,7 @@ public class SubscriptionEngine {
                 return new Start(members, cursor, List.of(), null);
             }
             if (from < state.prunedThrough()) {
-                return new Start(members, cursor, List.of(), "cursor_pruned");
+                return new Start(members, cursor, List.of(), CURSOR_PRUNED);
             }
             if (!request.isObject()) {
                 // Membership at an old cursor cannot be rebuilt from outbox rows: the client refetches.
@@ -254,6 +259,10 @@ public class SubscriptionEngine {
             List<StreamEvent> missed = feed.subjectBetween(request.model(), request.pk(), from, cursor, limit + 1);
             if (missed.size() > limit) {
                 return new Start(members, cursor, List.of(), "object_replay_limit_exceeded");
+            }
+            if (from < feed.cursorState().prunedThrough()) {
+                // Retention ran between the first look and the read: what was read may lack deleted rows (G11).
+                return new Start(members, cursor, List.of(), CURSOR_PRUNED);
             }
             return new Start(members, from, missed.stream().map(e -> new StreamSession.Delivery(e, true)).toList(), null);
         } catch (SQLException e) {
@@ -300,6 +309,29 @@ public class SubscriptionEngine {
                 fannedOutThrough = batch.lastCursor();
             }
         }
+    }
+
+    /**
+     * Cursors this instance still owed its clients were deleted before it delivered them: every subscription here
+     * may have missed some, and is told so through the gap's end (G10, G11).
+     */
+    void onGap(@Observes StreamGap gap) {
+        synchronized (fanOut) {
+            for (StreamSession session : sessions.values()) {
+                try {
+                    session.resyncAll(gap.throughCursor(), CURSOR_PRUNED);
+                } catch (RuntimeException | Error e) {
+                    LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", e);
+                    close(session.subscriber());
+                    session.subscriber().close("The server could not deliver cursors up to " + gap.throughCursor(), false);
+                }
+            }
+            fannedOutThrough = Math.max(fannedOutThrough, gap.throughCursor());
+        }
+    }
+
+    DeliveryCounts counts() {
+        return counts;
     }
 
     private void fanOut(StreamBatch batch) {
@@ -388,21 +420,25 @@ public class SubscriptionEngine {
         }
     }
 
-    private SessionReport report() {
+    /** This instance's connections, queues and counts since start, for health data and operators. */
+    public SessionReport report() {
         int subscriptions = 0;
+        int sseSubscriptions = 0;
         int queued = 0;
         long dropped = 0;
         int sse = 0;
         for (StreamSession session : sessions.values()) {
+            int held = session.subscriptionCount();
             if (session.subscriber().transport().equals("sse")) {
                 sse++;
+                sseSubscriptions += held;
             }
-            subscriptions += session.subscriptionCount();
+            subscriptions += held;
             queued += session.queuedMessages();
             dropped += session.droppedEvents();
         }
-        return new SessionReport(sessions.size(), sse, subscriptions, queued, budget.queuedBytes(), budget.maxServerBytes(),
-                dropped, failedBatches.get());
+        return new SessionReport(sessions.size(), sse, subscriptions, sseSubscriptions, queued, budget.queuedBytes(),
+                budget.maxServerBytes(), dropped, failedBatches.get(), counts.deliveredEvents(), counts.resyncsByReason());
     }
 
     private record Pending(StreamSession session, Subscription subscription, StreamEvent event) {

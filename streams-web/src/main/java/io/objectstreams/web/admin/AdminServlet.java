@@ -1,0 +1,285 @@
+package io.objectstreams.web.admin;
+
+import io.objectstreams.feed.CursorState;
+import io.objectstreams.feed.PruneOutcome;
+import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.health.ListenerProbes;
+import io.objectstreams.health.ListenerReport;
+import io.objectstreams.health.SessionReport;
+import io.objectstreams.web.subscription.Messages;
+import io.objectstreams.web.subscription.SubscriptionEngine;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The operator endpoints at {@code <context root>/streams/admin/}: {@code GET status} and {@code POST prune}
+ * (G11, G13), for callers in the role {@value #ROLE} only. Every answer, refusals included, is JSON with a named
+ * code on failure: 401 {@code authentication_required} for anonymous callers, 403 {@code forbidden} for others,
+ * 403 {@code origin_not_allowed} for a prune posted from another site's page (it would ride on an operator's
+ * browser credentials).
+ */
+@WebServlet(urlPatterns = "/streams/admin/*")
+@DeclareRoles(AdminServlet.ROLE)
+public class AdminServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    private static final Logger LOG = Logger.getLogger(AdminServlet.class.getName());
+
+    /** The role that may call these endpoints. */
+    public static final String ROLE = "streams-admin";
+
+    private static final Set<String> PRUNE_PARAMETERS = Set.of("dryRun", "maxAge", "maxRows");
+
+    @Inject
+    transient StreamsFeed feed;
+
+    @Inject
+    transient SubscriptionEngine engine;
+
+    /** A request answered with an error: its status, code and message. */
+    private static final class Refusal extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int status;
+        final String code;
+
+        Refusal(int status, String code, String message) {
+            super(message, null, false, false);
+            this.status = status;
+            this.code = code;
+        }
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        answer(response, () -> {
+            authorize(request);
+            if (!"/status".equals(request.getPathInfo())) {
+                throw notFound(request);
+            }
+            return status();
+        });
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        answer(response, () -> {
+            authorize(request);
+            if (!"/prune".equals(request.getPathInfo())) {
+                throw notFound(request);
+            }
+            sameOrigin(request);
+            return prune(request);
+        });
+    }
+
+    @FunctionalInterface
+    private interface Answer {
+        JsonObject get() throws Refusal;
+    }
+
+    private static void answer(HttpServletResponse response, Answer answer) throws IOException {
+        JsonObject body;
+        try {
+            body = answer.get();
+            response.setStatus(HttpServletResponse.SC_OK);
+        } catch (Refusal refusal) {
+            body = Messages.JSON.createObjectBuilder().add("code", refusal.code).add("message", refusal.getMessage()).build();
+            response.setStatus(refusal.status);
+        }
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-store");
+        response.getWriter().write(body.toString());
+    }
+
+    private static void authorize(HttpServletRequest request) throws Refusal {
+        if (request.getUserPrincipal() == null) {
+            throw new Refusal(401, "authentication_required", "The Object Streams admin endpoints need an"
+                    + " authenticated caller in the role " + ROLE);
+        }
+        if (!request.isUserInRole(ROLE)) {
+            throw new Refusal(403, "forbidden", request.getUserPrincipal().getName() + " is not in the role " + ROLE);
+        }
+    }
+
+    /** A state-changing call from a page of another site is refused; tools that send no Origin are not browsers. */
+    private static void sameOrigin(HttpServletRequest request) throws Refusal {
+        String origin = request.getHeader("Origin");
+        if (origin == null) {
+            return;
+        }
+        Optional<String> own = StreamsFeed.normalizeOrigin(request.getScheme() + "://" + request.getHeader("Host"));
+        if (own.isEmpty() || !own.equals(StreamsFeed.normalizeOrigin(origin))) {
+            throw new Refusal(403, "origin_not_allowed", "A prune may not be posted from a page of " + origin);
+        }
+    }
+
+    private static Refusal notFound(HttpServletRequest request) {
+        return new Refusal(404, "not_found", "No admin endpoint " + request.getMethod() + " streams/admin"
+                + (request.getPathInfo() == null ? "" : request.getPathInfo()) + "; there are GET status and POST prune");
+    }
+
+    private JsonObject status() throws Refusal {
+        CursorState state;
+        try {
+            state = feed.cursorState();
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+        JsonObjectBuilder body = Messages.JSON.createObjectBuilder()
+                .add("cursor", state.lastCursor())
+                .add("watermark", state.prunedThrough())
+                .add("lastPrune", state.prunedAt() == null ? "never" : state.prunedAt().toString());
+        Optional<ListenerReport> listener = ListenerProbes.current().map(probe -> probe.report());
+        long backlog = listener.map(ListenerReport::backlogRows).orElse(-1L);
+        // Cursors are handed out without holes and only retention deletes assigned rows, so the assigned rows kept
+        // are exactly those above the watermark: no count over the table.
+        body.add("outboxRows", state.lastCursor() - state.prunedThrough() + Math.max(backlog, 0))
+                .add("backlogRows", backlog);
+        listener.map(ListenerReport::oldestBacklogAge).ifPresent(age -> body.add("oldestBacklogAgeMs", age.toMillis()));
+        body.add("role", listener.map(ListenerReport::role).orElse("none"))
+                .add("lastDeliveredCursor", listener.map(ListenerReport::lastDeliveredCursor).orElse(-1L));
+        SessionReport sessions = engine.report();
+        body.add("transports", Messages.JSON.createObjectBuilder()
+                        .add("webSocket", Messages.JSON.createObjectBuilder()
+                                .add("sessions", sessions.sessions() - sessions.sseSessions())
+                                .add("subscriptions", sessions.subscriptions() - sessions.sseSubscriptions()))
+                        .add("sse", Messages.JSON.createObjectBuilder()
+                                .add("sessions", sessions.sseSessions())
+                                .add("subscriptions", sessions.sseSubscriptions())))
+                .add("queuedMessages", sessions.queuedMessages())
+                .add("queuedBytes", sessions.queuedBytes())
+                .add("maxQueuedBytes", sessions.maxQueuedBytes())
+                .add("deliveredEvents", sessions.deliveredEvents())
+                .add("droppedEvents", sessions.droppedEvents())
+                .add("failedFanOuts", sessions.failedFanOuts());
+        JsonObjectBuilder byReason = Messages.JSON.createObjectBuilder();
+        sessions.resyncsByReason().forEach(byReason::add);
+        body.add("resyncs", Messages.JSON.createObjectBuilder().add("total", sessions.resyncs()).add("byReason", byReason));
+        StreamsFeed.RetentionStatus retention = feed.retention();
+        JsonObjectBuilder policy = Messages.JSON.createObjectBuilder();
+        optional(policy, "maxAge", retention.maxAge());
+        if (retention.maxRows() > 0) {
+            policy.add("maxRows", retention.maxRows());
+        } else {
+            policy.addNull("maxRows");
+        }
+        policy.add("enabled", retention.maxAge() != null || retention.maxRows() > 0)
+                .add("interval", retention.interval().toString())
+                .add("batchSize", retention.batchSize());
+        optional(policy, "lastRunHere", retention.lastRun());
+        if (retention.lastOutcome() != null) {
+            policy.add("lastOutcomeHere", outcome(retention.lastOutcome()));
+        }
+        optional(policy, "lastError", retention.lastError());
+        return body.add("retention", policy).build();
+    }
+
+    private JsonObject prune(HttpServletRequest request) throws Refusal {
+        for (String name : request.getParameterMap().keySet()) {
+            if (!PRUNE_PARAMETERS.contains(name)) {
+                throw new Refusal(400, "unknown_parameter", "prune takes dryRun, maxAge and maxRows, not " + name);
+            }
+        }
+        boolean dryRun = switch (Optional.ofNullable(request.getParameter("dryRun")).orElse("false")) {
+            case "true", "" -> true;
+            case "false" -> false;
+            default -> throw new Refusal(400, "invalid_parameter", "dryRun must be true or false");
+        };
+        Duration maxAge = maxAge(request.getParameter("maxAge"));
+        long maxRows = maxRows(request.getParameter("maxRows"));
+        boolean given = request.getParameter("maxAge") != null || request.getParameter("maxRows") != null;
+        StreamsFeed.RetentionStatus configured = feed.retention();
+        if (!given) {
+            maxAge = configured.maxAge();
+            maxRows = configured.maxRows();
+        }
+        if (maxAge == null && maxRows == 0) {
+            throw new Refusal(400, "no_retention_bound", "Give maxAge or maxRows (retention configures neither, so"
+                    + " there is nothing to apply)");
+        }
+        PruneOutcome outcome;
+        try {
+            outcome = feed.prune(maxAge, maxRows, dryRun);
+        } catch (StreamsFeed.PruneBusy busy) {
+            throw new Refusal(409, "prune_in_progress", busy.getMessage());
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+        LOG.info(() -> (dryRun ? "Dry-run prune" : "Prune") + " by " + request.getUserPrincipal().getName() + ": "
+                + outcome);
+        JsonObjectBuilder body = Messages.JSON.createObjectBuilder(outcome(outcome));
+        optional(body, "maxAge", maxAge);
+        return body.add("maxRows", maxRows).build();
+    }
+
+    private static Duration maxAge(String text) throws Refusal {
+        if (text == null) {
+            return null;
+        }
+        Duration age = StreamsFeed.parseDuration(text).orElseThrow(() -> new Refusal(400, "invalid_parameter",
+                "maxAge '" + text + "' is not a duration such as 90m, 12h or 7d"));
+        if (age.compareTo(StreamsFeed.MIN_RETENTION_AGE) < 0) {
+            throw new Refusal(400, "invalid_parameter", "maxAge must be at least " + StreamsFeed.MIN_RETENTION_AGE.toMinutes()
+                    + " minute: younger rows may still be on their way to clients");
+        }
+        return age;
+    }
+
+    private static long maxRows(String text) throws Refusal {
+        if (text == null) {
+            return 0;
+        }
+        try {
+            if (text.length() <= 19) {
+                long rows = Long.parseLong(text.trim());
+                if (rows >= 1) {
+                    return rows;
+                }
+            }
+        } catch (NumberFormatException ignored) {
+            // answered below
+        }
+        throw new Refusal(400, "invalid_parameter", "maxRows must be a whole number of at least 1");
+    }
+
+    private static JsonObject outcome(PruneOutcome outcome) {
+        JsonObjectBuilder body = Messages.JSON.createObjectBuilder()
+                .add("dryRun", outcome.dryRun())
+                .add(outcome.dryRun() ? "wouldDelete" : "deleted", outcome.rows())
+                .add("lastCursor", outcome.lastCursor())
+                .add("watermarkBefore", outcome.watermarkBefore())
+                .add("watermarkAfter", outcome.watermarkAfter())
+                .add("batches", outcome.batches())
+                .add("tookMs", outcome.took().toMillis());
+        optional(body, "stoppedEarly", outcome.stoppedEarly());
+        return body.build();
+    }
+
+    private static void optional(JsonObjectBuilder body, String name, Object value) {
+        if (value == null) {
+            body.addNull(name);
+        } else {
+            body.add(name, value.toString());
+        }
+    }
+
+    private static Refusal unavailable(SQLException e) {
+        LOG.log(Level.WARNING, "An Object Streams admin request could not read the database", e);
+        return new Refusal(503, "unavailable", "The database could not be reached: " + e.getMessage());
+    }
+}
