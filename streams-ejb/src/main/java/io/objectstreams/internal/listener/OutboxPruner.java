@@ -22,7 +22,7 @@ import java.util.function.BooleanSupplier;
  * which locks it for each of its own batches, waits at most for one commit. Cursors are handed out in
  * increasing order, so a row assigned while pruning runs always lies above the target.
  */
-final class OutboxPruner {
+public final class OutboxPruner {
 
     /** The high half of every pruning lock key; the low half identifies the outbox table, as for the assigner. */
     private static final long PRUNER_LOCK_TAG = 0x0b5e_9e0eL;
@@ -77,7 +77,7 @@ final class OutboxPruner {
      * One run on {@code connection} (its auto-commit is restored): a dry run counts what a real run would delete
      * now; a real one deletes it batch by batch while {@code keepGoing} holds.
      */
-    static PruneOutcome run(Connection connection, Duration maxAge, long maxRows, int batchSize, boolean dryRun,
+    public static PruneOutcome run(Connection connection, Duration maxAge, long maxRows, int batchSize, boolean dryRun,
                             BooleanSupplier keepGoing) throws SQLException {
         long started = System.nanoTime();
         OutboxReader.CursorState start = OutboxReader.cursorState(connection);
