@@ -42,7 +42,7 @@ public class StreamsFeed {
         settings = new TransportSettings(config.maxSubscriptions(), config.maxFrameBytes(), config.maxMemberPks(),
                 config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.senderThreads(),
                 config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
-                config.maxConnectionsPerPrincipal());
+                config.maxConnectionsPerPrincipal(), config.cursorHeaderEverywhere());
     }
 
     public TransportSettings settings() {
@@ -112,6 +112,13 @@ public class StreamsFeed {
             throws SQLException {
         try (Connection connection = config.dataSource().getConnection()) {
             return OutboxReader.readSubjectBetween(connection, model, pk, after, through, limit);
+        }
+    }
+
+    /** One model's assigned events after {@code after} and up to {@code through}, in cursor order, at most {@code limit}. */
+    public List<StreamEvent> modelBetween(String model, long after, long through, int limit) throws SQLException {
+        try (Connection connection = config.dataSource().getConnection()) {
+            return OutboxReader.readModelBetween(connection, model, after, through, limit);
         }
     }
 

@@ -19,11 +19,12 @@ import java.util.Set;
  * @param maxConnectionMemberPks     {@code streams.websocket.max-connection-member-pks}
  * @param maxConnections             {@code streams.connections.max}
  * @param maxConnectionsPerPrincipal {@code streams.connections.max-per-principal}
+ * @param cursorHeaderEverywhere     {@code streams.rest.cursor-header}
  */
 public record TransportSettings(int maxSubscriptions, int maxFrameBytes, int maxMemberPks, long maxConnectionBytes,
                                 long maxServerBytes, Duration maxIdle, int senderThreads, Set<String> allowedOrigins,
                                 int replayLimit, int maxConnectionMemberPks, int maxConnections,
-                                int maxConnectionsPerPrincipal) {
+                                int maxConnectionsPerPrincipal, boolean cursorHeaderEverywhere) {
 
     /**
      * Whether a page of {@code origin} may connect: the application's own origin ({@code ownOrigin}, from the

@@ -48,8 +48,11 @@ public final class DemoLauncher {
         String base = "http://localhost:" + httpPort;
         System.out.println();
         System.out.println("Object Streams demo store is running on " + name + ".");
+        System.out.println("  Live page: " + base + "/store/   (open it in two windows, signed in as different users)");
         System.out.println("  REST API : " + base + "/store/api/orders   (HTTP Basic: alice/alice-pw, bob/bob-pw, carol/carol-pw)");
         System.out.println("  WebSocket: " + base.replace("http", "ws") + "/store/streams/ws");
+        System.out.println("  Client   : " + base + "/store/streams/client/object-streams.js");
+        System.out.println("  Admin    : " + base + "/store/streams/admin/status   (carol)");
         System.out.println("  Health   : " + server.healthRoot().resolve("/health"));
         System.out.println("  Database : " + TestDatabase.url() + " (user postgres), table streams_outbox");
         System.out.println("  Try      : curl -u alice:alice-pw -H 'Content-Type: application/json' \\");

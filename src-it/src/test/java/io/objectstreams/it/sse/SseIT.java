@@ -177,6 +177,7 @@ class SseIT {
     @Test
     void theLifetimeEndsTheStreamAndAResumeHasNoGap() throws Exception {
         long id = order("alice", "9");
+        long endedByLifetime = ended("lifetime");
         String lastId;
         try (SseClient sse = SseClient.open(base, "alice", MODEL + "?pk=" + id + "&lifetime=2s&heartbeat=1s")) {
             lastId = sse.next(10).id();
@@ -188,6 +189,7 @@ class SseIT {
             assertThat(last.raw()).isEqualTo(": closing, reconnect\n\n");
             assertThat(sse.ended()).isTrue();
         }
+        await().atMost(Duration.ofSeconds(5)).until(() -> ended("lifetime") == endedByLifetime + 1);
         touch("alice", id, "while reconnecting");
         try (SseClient resumed = SseClient.open(base, "alice", MODEL + "?heartbeat=1s&pk=" + id, Map.of("Last-Event-ID", lastId))) {
             assertThat(resumed.next(10).event()).isEqualTo("subscribed");
@@ -203,6 +205,7 @@ class SseIT {
         // Streams of the other tests are released at their next heartbeats (1 s here).
         await().atMost(Duration.ofSeconds(30)).until(() -> sseSessions() == 0);
         int before = 0;
+        long endedBefore = endedByCause().values().stream().mapToLong(Long::longValue).sum();
         List<SseClient> clients = new ArrayList<>();
         try {
             for (int i = 0; i < 200; i++) {
@@ -216,8 +219,10 @@ class SseIT {
         }
         long dropped = System.nanoTime();
         await().atMost(Duration.ofSeconds(20)).until(() -> sseSessions() == before);
-        System.out.printf("[sse] 200 dropped connections released within %d ms (heartbeat 1 s)%n",
-                (System.nanoTime() - dropped) / 1_000_000);
+        System.out.printf("[sse] 200 dropped connections released within %d ms (heartbeat 1 s); ended by cause: %s%n",
+                (System.nanoTime() - dropped) / 1_000_000, endedByCause());
+        assertThat(endedByCause().values().stream().mapToLong(Long::longValue).sum() - endedBefore)
+                .as("every ended stream is counted with its cause").isGreaterThanOrEqualTo(200);
         assertThat(Health.listener(Health.root(base), "ready").number("subscriptions"))
                 .as("no subscription left behind").isLessThan(200);
     }
@@ -232,6 +237,7 @@ class SseIT {
         String note = StoreClient.as("alice", base).post("api/it/capture/non-streamed", null).object().getString("result");
         int chunks = 24;
         int perChunk = 500;
+        long endedSlow = ended("slow_consumer");
         String resyncId;
         try (SseClient slow = SseClient.open(base, "alice", "ItNote?pk=" + note + "&heartbeat=5m");
              StreamClient fast = StreamClient.connect(base, "bob")) {
@@ -266,6 +272,7 @@ class SseIT {
             assertThat(slow.next(10)).as("then the stream ends").isNull();
             assertThat(slow.ended()).isTrue();
             resyncId = resync.id();
+            await().atMost(Duration.ofSeconds(5)).until(() -> ended("slow_consumer") == endedSlow + 1);
         }
         try (SseClient resumed = SseClient.open(base, "alice", "ItNote?heartbeat=1s&pk=" + note, Map.of("Last-Event-ID", resyncId))) {
             assertThat(resumed.next(10).event()).isEqualTo("subscribed");
@@ -283,6 +290,20 @@ class SseIT {
                 assertThat(after.event()).isEqualTo("event");
             } while (!after.event().equals("event") || !after.data().getJsonArray("changed_fields").getString(0).equals("text"));
         }
+    }
+
+    /** SSE streams ended since start, by cause, from the operators' status. */
+    private Map<String, Long> endedByCause() {
+        StoreClient.Reply status = StoreClient.as("carol", base).get("streams/admin/status");
+        assertThat(status.status()).as(status.raw()).isEqualTo(200);
+        Map<String, Long> byCause = new java.util.TreeMap<>();
+        status.object().getJsonObject("transports").getJsonObject("sse").getJsonObject("endedByCause")
+                .forEach((cause, count) -> byCause.put(cause, Long.parseLong(count.toString())));
+        return byCause;
+    }
+
+    private long ended(String cause) {
+        return endedByCause().getOrDefault(cause, 0L);
     }
 
     private int sseSessions() {

@@ -20,13 +20,18 @@ import java.util.Base64;
 public final class StoreClient {
 
     /** A response: status and parsed JSON body (or {@link JsonValue#NULL} when there is none). */
-    public record Reply(int status, JsonValue body, String raw) {
+    public record Reply(int status, JsonValue body, String raw, java.net.http.HttpHeaders headers) {
         public JsonObject object() {
             return body.asJsonObject();
         }
 
         public long id() {
             return object().getJsonNumber("id").longValue();
+        }
+
+        /** A header's value, or {@code null}. */
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
         }
     }
 
@@ -91,7 +96,7 @@ public final class StoreClient {
         }
         try {
             HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Reply(response.statusCode(), parse(response.body()), response.body());
+            return new Reply(response.statusCode(), parse(response.body()), response.body(), response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + path + " failed", e);
         } catch (InterruptedException e) {

@@ -1,7 +1,6 @@
 package io.objectstreams.demo.security;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.security.enterprise.authentication.mechanism.http.BasicAuthenticationMechanismDefinition;
 import jakarta.security.enterprise.credential.Credential;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
@@ -10,12 +9,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The demo's three users, checked with HTTP Basic: {@code alice} and {@code bob} are customers,
+ * The demo's three users, checked by {@link DemoAuthentication} (HTTP Basic, or the live page's sign-in): {@code alice} and {@code bob} are customers,
  * {@code carol} is staff and may use the Object Streams admin endpoints ({@code streams-admin}). Each password is the user name followed by {@code -pw}. A real application
  * brings its own identity store; Object Streams only reads the resulting caller principal.
  */
 @ApplicationScoped
-@BasicAuthenticationMechanismDefinition(realmName = "object-streams-demo")
 public class DemoIdentityStore implements IdentityStore {
 
     private record User(String password, Set<String> groups) {

@@ -137,6 +137,9 @@ public class StreamsConfig {
     public static final String REPLAY_LIMIT = "streams.replay-limit";
     public static final int DEFAULT_REPLAY_LIMIT = 1000;
 
+    /** Whether every JAX-RS response carries the {@code Streams-Cursor} header, not only {@code @StreamsCursor} ones. */
+    public static final String CURSOR_HEADER = "streams.rest.cursor-header";
+
     /** Assigned outbox rows older than this are deleted; unset (the default) keeps rows of any age. */
     public static final String RETENTION_MAX_AGE = "streams.retention.max-age";
 
@@ -159,6 +162,7 @@ public class StreamsConfig {
     private boolean migrateSchema;
     private ListenerSettings listener;
     private RetentionSettings retention;
+    private boolean cursorHeaderEverywhere;
     private Duration maxBacklogAge;
     private int maxSubscriptions;
     private int replayLimit;
@@ -222,6 +226,7 @@ public class StreamsConfig {
         maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
         senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
+        cursorHeaderEverywhere = ConfigRules.bool(CURSOR_HEADER, text(CURSOR_HEADER), false);
         retention = retention(text(RETENTION_MAX_AGE), text(RETENTION_MAX_ROWS), text(RETENTION_INTERVAL),
                 text(RETENTION_BATCH_SIZE));
     }
@@ -315,6 +320,10 @@ public class StreamsConfig {
 
     private Optional<String> text(String key) {
         return ConfigRules.present(config.getOptionalValue(key, String.class));
+    }
+
+    public boolean cursorHeaderEverywhere() {
+        return cursorHeaderEverywhere;
     }
 
     public RetentionSettings retention() {

@@ -22,6 +22,9 @@ public final class OutboxReader {
     private static final String READ_SUBJECT = COLUMNS
             + " WHERE model = ? AND subject_pk = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
 
+    private static final String READ_MODEL = COLUMNS
+            + " WHERE cursor > ? AND cursor <= ? AND model = ? ORDER BY cursor LIMIT ?";
+
     /**
      * The high cursor assigned so far, how far retention has deleted (the watermark), and when retention last ran
      * ({@code null}: never).
@@ -49,6 +52,21 @@ public final class OutboxReader {
             read.setLong(3, after);
             read.setLong(4, through);
             read.setInt(5, limit);
+            return events(read);
+        }
+    }
+
+    /**
+     * One model's assigned rows after a cursor and up to another, in cursor order: read along the cursor index, so
+     * the cost follows the size of the range, not of the model's history.
+     */
+    public static List<StreamEvent> readModelBetween(Connection connection, String model, long after, long through,
+                                                     int limit) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(READ_MODEL)) {
+            read.setLong(1, after);
+            read.setLong(2, through);
+            read.setString(3, model);
+            read.setInt(4, limit);
             return events(read);
         }
     }

@@ -160,7 +160,8 @@ public class AdminServlet extends HttpServlet {
                                 .add("subscriptions", sessions.subscriptions() - sessions.sseSubscriptions()))
                         .add("sse", Messages.JSON.createObjectBuilder()
                                 .add("sessions", sessions.sseSessions())
-                                .add("subscriptions", sessions.sseSubscriptions())))
+                                .add("subscriptions", sessions.sseSubscriptions())
+                                .add("endedByCause", endedSse())))
                 .add("queuedMessages", sessions.queuedMessages())
                 .add("queuedBytes", sessions.queuedBytes())
                 .add("maxQueuedBytes", sessions.maxQueuedBytes())
@@ -187,6 +188,16 @@ public class AdminServlet extends HttpServlet {
         }
         optional(policy, "lastError", retention.lastError());
         return body.add("retention", policy).build();
+    }
+
+    private JsonObjectBuilder endedSse() {
+        JsonObjectBuilder byCause = Messages.JSON.createObjectBuilder();
+        engine.endedConnections().forEach((cause, count) -> {
+            if (cause.startsWith("sse.")) {
+                byCause.add(cause.substring(4), count);
+            }
+        });
+        return byCause;
     }
 
     private JsonObject prune(HttpServletRequest request) throws Refusal {

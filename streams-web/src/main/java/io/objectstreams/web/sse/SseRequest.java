@@ -27,7 +27,7 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
     static final Duration DEFAULT_LIFETIME = Duration.ofMinutes(30);
     static final Duration MAX_LIFETIME = Duration.ofHours(4);
 
-    private static final Set<String> PARAMETERS = Set.of("kind", "pk", "cursor", "heartbeat", "lifetime");
+    private static final Set<String> PARAMETERS = Set.of("kind", "pk", "cursor", "heartbeat", "lifetime", "members");
     private static final String FILTER_PREFIX = "filter.";
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
     private static final BigDecimal MAX_CURSOR = BigDecimal.valueOf(Long.MAX_VALUE);
@@ -45,9 +45,9 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             boolean filterKey = name.startsWith(FILTER_PREFIX) && name.length() > FILTER_PREFIX.length();
             if (!filterKey && !PARAMETERS.contains(name)) {
                 throw new SseRefusal(400, "unknown_parameter", "Unknown parameter '" + name + "'; expected kind, pk,"
-                        + " filter.<key>, cursor, heartbeat or lifetime");
+                        + " filter.<key>, cursor, members, heartbeat or lifetime");
             }
-            if (parameter.getValue().length != 1) {
+            if (parameter.getValue().length != 1 && !name.equals("members")) {
                 throw new SseRefusal(400, filterKey ? "invalid_filter" : "invalid_" + (name.equals("pk") ? "kind" : name),
                         "Parameter '" + name + "' is given " + parameter.getValue().length + " times; give it once");
             }
@@ -83,9 +83,35 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         }
         Duration heartbeat = duration(parameters, "heartbeat", DEFAULT_HEARTBEAT, MIN_HEARTBEAT, MAX_HEARTBEAT);
         Duration lifetime = duration(parameters, "lifetime", DEFAULT_LIFETIME, Duration.ofSeconds(1), MAX_LIFETIME);
+        Set<String> members = members(parameters.get("members"), kind);
+        // An EventSource reconnects to the URL it was opened with: the members given there are used only when it
+        // resumes (with Last-Event-ID), as those the client held then (see docs/protocol.md).
         SubscribeRequest request = new SubscribeRequest(kind, model, pk, kind.equals("filter") ? filter.build() : null,
-                null, cursor, null, null);
+                null, cursor, null, null, cursor == null ? null : members);
         return new SseRequest(request, heartbeat, lifetime);
+    }
+
+    /** {@code members}, repeated or comma-separated; {@code null} when not given. */
+    private static Set<String> members(String[] values, String kind) throws SseRefusal {
+        if (values == null) {
+            return null;
+        }
+        if (kind.equals("object")) {
+            throw new SseRefusal(400, "invalid_kind", "members applies only to kind=filter or kind=model");
+        }
+        Set<String> members = new java.util.LinkedHashSet<>();
+        for (String value : values) {
+            if (value.isEmpty()) {
+                continue; // members= : the client holds none
+            }
+            for (String pk : value.split(",", -1)) {
+                if (pk.isBlank() || pk.length() > 1000) {
+                    throw new SseRefusal(400, "invalid_members", "members must be a comma-separated list of pks");
+                }
+                members.add(pk.trim());
+            }
+        }
+        return members;
     }
 
     private static String single(Map<String, String[]> parameters, String name) {

@@ -55,6 +55,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     /** Called once the last write handed to the container has completed; {@code null} if nobody waits for it. */
     private Consumer<Throwable> writing;
     private boolean closeAfterWriting;
+    /** Why the server is ending this stream, once it decided to; counted when the stream is released. */
+    private String endCause;
     private ScheduledFuture<?> heartbeat;
     private ScheduledFuture<?> end;
 
@@ -87,7 +89,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             started = true;
             long every = heartbeatEvery.toMillis();
             heartbeat = timers.scheduleAtFixedRate(this::ping, every, every, TimeUnit.MILLISECONDS);
-            end = timers.schedule(() -> finish(": closing, reconnect\n\n"), lifetime.toMillis(), TimeUnit.MILLISECONDS);
+            end = timers.schedule(() -> finish(": closing, reconnect\n\n", "lifetime"), lifetime.toMillis(), TimeUnit.MILLISECONDS);
         }
         out.setWriteListener(this);
         // Some containers (Payara's Grizzly) announce the first onWritePossible only once isReady() has been asked
@@ -104,12 +106,21 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
         frame.append("event: ").append(type).append('\n').append("data: ").append(text).append("\n\n");
         // A client too slow for its queue is told to resync, then let go: it reconnects from that cursor.
         boolean closeAfter = type.equals("resync_required") && text.contains("\"reason\":\"slow_consumer\"");
+        if (closeAfter) {
+            endBecause("slow_consumer");
+        }
         enqueue(new Chunk(frame.toString().getBytes(StandardCharsets.UTF_8), done, closeAfter));
     }
 
     @Override
     public void close(String reason, boolean clientFault) {
-        finish(": closing: " + reason.replace('\n', ' ') + "\n\n");
+        finish(": closing: " + reason.replace('\n', ' ') + "\n\n", clientFault ? "client_fault" : "server_closed");
+    }
+
+    private synchronized void endBecause(String cause) {
+        if (endCause == null) {
+            endCause = cause;
+        }
     }
 
     private void ping() {
@@ -124,7 +135,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     }
 
     /** Writes a last comment and completes the response. */
-    private void finish(String comment) {
+    private void finish(String comment, String cause) {
+        endBecause(cause);
         enqueue(new Chunk(comment.getBytes(StandardCharsets.UTF_8), null, true));
     }
 
@@ -157,7 +169,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             awaitingWritable = false;
         }
         if (closeNow) {
-            release();
+            release(null);
             complete();
         }
         if (completed != null) {
@@ -214,7 +226,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
                 return;
             }
             if (chunk.closeAfter()) {
-                release();
+                release(null);
                 complete();
             }
             if (chunk.done() != null) {
@@ -228,7 +240,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
 
     private void failed(Throwable failure, Chunk chunk) {
         LOG.log(Level.FINE, "SSE connection " + id + " failed", failure);
-        release();
+        release("write_failed");
         complete();
         if (chunk != null && chunk.done() != null) {
             chunk.done().accept(failure);
@@ -246,13 +258,15 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     }
 
     /** Forgets the connection in the engine, and everything queued for it; once. */
-    private void release() {
+    private void release(String cause) {
         Deque<Chunk> dropped;
+        String ended;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            ended = endCause != null ? endCause : cause;
             if (heartbeat != null) {
                 heartbeat.cancel(false);
                 end.cancel(false);
@@ -260,7 +274,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             dropped = new ArrayDeque<>(pending);
             pending.clear();
         }
-        engine.close(this);
+        engine.close(this, ended);
         for (Chunk chunk : dropped) {
             if (chunk.done() != null) {
                 chunk.done().accept(CLOSED);
@@ -278,18 +292,18 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
 
     @Override
     public void onComplete(AsyncEvent event) {
-        release();
+        release("completed_by_container");
     }
 
     @Override
     public void onTimeout(AsyncEvent event) {
-        release();
+        release("async_timeout");
         complete();
     }
 
     @Override
     public void onError(AsyncEvent event) {
-        release();
+        release("async_error");
         complete();
     }
 

@@ -10,6 +10,7 @@ final class DeliveryCounts {
 
     private final LongAdder delivered = new LongAdder();
     private final Map<String, LongAdder> resyncs = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> ended = new ConcurrentHashMap<>();
 
     /** An event was handed to the transport. */
     void delivered() {
@@ -19,6 +20,18 @@ final class DeliveryCounts {
     /** A {@code resync_required} was queued for a subscription. */
     void resync(String reason) {
         resyncs.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** A connection of {@code transport} ended, for {@code cause}. */
+    void ended(String transport, String cause) {
+        ended.computeIfAbsent(transport + "." + cause, c -> new LongAdder()).increment();
+    }
+
+    /** Ended connections by {@code transport.cause}, in name order. */
+    Map<String, Long> endedByCause() {
+        Map<String, Long> byCause = new TreeMap<>();
+        ended.forEach((cause, count) -> byCause.put(cause, count.sum()));
+        return byCause;
     }
 
     long deliveredEvents() {

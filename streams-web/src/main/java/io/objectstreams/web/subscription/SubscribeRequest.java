@@ -12,10 +12,16 @@ import java.util.Set;
  * a field that is not part of the protocol is refused rather than ignored.
  */
 public record SubscribeRequest(String kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
-                        JsonValue ordering, JsonValue shape) {
+                        JsonValue ordering, JsonValue shape, Set<String> members) {
 
     private static final Set<String> FIELDS = Set.of("op", "kind", "model", "pk", "filter", "filters", "cursor",
-            "subscription_id", "search", "ordering", "shape");
+            "subscription_id", "search", "ordering", "shape", "members");
+
+    /** A request without {@code members}. */
+    public SubscribeRequest(String kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
+                            JsonValue ordering, JsonValue shape) {
+        this(kind, model, pk, filter, subscriptionId, cursor, ordering, shape, null);
+    }
 
     public static SubscribeRequest parse(JsonObject message) throws ProtocolError {
         for (String field : message.keySet()) {
@@ -69,7 +75,34 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
             }
             cursor = value.longValueExact();
         }
-        return new SubscribeRequest(kind, model, pk, filter, id, cursor, message.get("ordering"), message.get("shape"));
+        Set<String> members = null;
+        if (message.containsKey("members")) {
+            if (kind.equals("object")) {
+                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members does not apply to an object subscription");
+            }
+            if (cursor == null) {
+                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members is read only with a cursor: they are"
+                        + " the pks the client holds at that cursor");
+            }
+            if (!(message.get("members") instanceof jakarta.json.JsonArray array)) {
+                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members must be an array of pks");
+            }
+            members = new java.util.LinkedHashSet<>();
+            for (JsonValue member : array) {
+                members.add(memberPk(member));
+            }
+        }
+        return new SubscribeRequest(kind, model, pk, filter, id, cursor, message.get("ordering"), message.get("shape"), members);
+    }
+
+    private static String memberPk(JsonValue value) throws ProtocolError {
+        if (value instanceof JsonString text && !text.getString().isBlank() && text.getString().length() <= 1000) {
+            return text.getString();
+        }
+        if (value instanceof JsonNumber number && number.isIntegral() && number.toString().length() <= 1000) {
+            return number.bigIntegerValue().toString();
+        }
+        throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members must be pks: strings or integers");
     }
 
     private static final BigDecimal MAX_CURSOR = BigDecimal.valueOf(Long.MAX_VALUE);

@@ -131,6 +131,17 @@ public class SubscriptionEngine {
         return session;
     }
 
+    /**
+     * Forgets a connection that ended, and counts why, by transport ({@code cause} {@code null}: not known), for
+     * the operators' status.
+     */
+    public void close(Subscriber subscriber, String cause) {
+        if (subscriber != null && sessions.containsKey(subscriber)) {
+            counts.ended(subscriber.transport(), cause == null ? "unknown" : cause);
+        }
+        close(subscriber);
+    }
+
     /** Forgets a connection that ended, and what was queued for it. */
     public void close(Subscriber subscriber) {
         StreamSession session = subscriber == null ? null : sessions.remove(subscriber);
@@ -249,9 +260,13 @@ public class SubscriptionEngine {
                 return new Start(members, cursor, List.of(), CURSOR_PRUNED);
             }
             if (!request.isObject()) {
-                // Membership at an old cursor cannot be rebuilt from outbox rows: the client refetches.
-                return from < cursor ? new Start(members, cursor, List.of(), "cursor_replay_unavailable")
-                        : new Start(members, from, List.of(), null);
+                if (request.members() != null && request.members().size() > settings.maxMemberPks()) {
+                    throw new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "members names "
+                            + request.members().size() + " pks; at most " + settings.maxMemberPks()
+                            + " (streams.websocket.max-member-pks)");
+                }
+                return from < cursor ? replaySet(viewer, subscription, members, from, cursor)
+                        : new Start(request.members() != null ? request.members() : members, from, List.of(), null);
             }
             // Replayed only through the registration cursor, before which the object was just found visible; every
             // later event is delivered live, with its own visibility check (G8, G10).
@@ -269,6 +284,73 @@ public class SubscriptionEngine {
             throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The subscription could not be started: "
                     + e.getMessage() + "; retry shortly");
         }
+    }
+
+    /** How many rows (of every model) a filter or model replay may read, per {@code streams.replay-limit}. */
+    static final int REPLAY_SCAN_FACTOR = 10;
+
+    /**
+     * What a filter or model subscription resuming from {@code from} missed through the registration
+     * {@code cursor}: each subject of its model that changed, once, at its latest cursor (G10). With the client's
+     * {@code members}, every changed subject is classified exactly from them; without, only what names no object
+     * the viewer cannot read now, and otherwise the subscription resyncs ({@code cursor_replay_unavailable}).
+     */
+    private Start replaySet(Viewer viewer, Subscription subscription, Set<String> current, long from, long cursor)
+            throws SQLException {
+        SubscribeRequest request = subscription.request();
+        int limit = settings.replayLimit();
+        // Cursors have no holes: the span is the number of rows committed since the client's cursor.
+        long span = cursor - from;
+        if (span > (long) limit * REPLAY_SCAN_FACTOR) {
+            return new Start(current, cursor, List.of(), "cursor_replay_unavailable");
+        }
+        List<StreamEvent> rows = feed.modelBetween(request.model(), from, cursor, (int) span);
+        if (from < feed.cursorState().prunedThrough()) {
+            return new Start(current, cursor, List.of(), CURSOR_PRUNED);
+        }
+        Map<String, ChangedSubject> changed = ChangedSubject.coalesce(rows);
+        if (changed.size() > limit) {
+            return new Start(current, cursor, List.of(), "cursor_replay_unavailable");
+        }
+        List<ChangedSubject> inOrder = changed.values().stream()
+                .sorted(java.util.Comparator.comparingLong(c -> c.event().cursor())).toList();
+        List<StreamSession.Delivery> replay = new ArrayList<>();
+        Set<String> clientHeld = request.members();
+        if (clientHeld != null) {
+            for (ChangedSubject subject : inOrder) {
+                replay.add(new StreamSession.Delivery(subject.event(), !subject.deleted() && current.contains(subject.pk())));
+            }
+            return new Start(clientHeld, from, replay, null);
+        }
+        Set<String> outside = new HashSet<>();
+        for (ChangedSubject subject : inOrder) {
+            if (!subject.deleted() && !current.contains(subject.pk())) {
+                outside.add(subject.pk());
+            }
+        }
+        Set<String> visible = outside.isEmpty() ? Set.of()
+                : visibility.matching(viewer, request.model(), Filter.NONE, outside);
+        Set<String> initial = new HashSet<>(current);
+        for (ChangedSubject subject : inOrder) {
+            String pk = subject.pk();
+            if (subject.createdSince()) {
+                // Created after the client's cursor: it cannot hold it, so it is added, or never mentioned.
+                initial.remove(pk);
+                if (!subject.deleted() && current.contains(pk)) {
+                    replay.add(new StreamSession.Delivery(subject.event(), true));
+                }
+            } else if (subject.deleted() || !current.contains(pk) && !visible.contains(pk)) {
+                // Gone, or no longer readable: whether the client held it cannot be known without naming it.
+                return new Start(current, cursor, List.of(), "cursor_replay_unavailable");
+            } else if (current.contains(pk)) {
+                initial.add(pk);
+                replay.add(new StreamSession.Delivery(subject.event(), true));
+            } else {
+                initial.add(pk);
+                replay.add(new StreamSession.Delivery(subject.event(), false));
+            }
+        }
+        return new Start(initial, from, replay, null);
     }
 
     /**
@@ -332,6 +414,23 @@ public class SubscriptionEngine {
 
     DeliveryCounts counts() {
         return counts;
+    }
+
+    /**
+     * Ends every connection of this instance (clients reconnect and resume from their cursors); returns how many
+     * there were. For operators and tests of reconnection.
+     */
+    public int closeAll(String reason) {
+        List<StreamSession> open = List.copyOf(sessions.values());
+        for (StreamSession session : open) {
+            session.subscriber().close(reason, false);
+        }
+        return open.size();
+    }
+
+    /** SSE streams that ended since start, by {@code sse.<cause>}: how the server let them go, or how they broke. */
+    public Map<String, Long> endedConnections() {
+        return counts.endedByCause();
     }
 
     private void fanOut(StreamBatch batch) {

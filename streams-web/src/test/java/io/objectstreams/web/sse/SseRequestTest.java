@@ -68,4 +68,13 @@ class SseRequestTest {
         refused("pk=5&cursor=9223372036854775808", null, "invalid_cursor");
         refused("pk=5", "abc", "invalid_cursor");
     }
+
+    @Test
+    void membersAreRepeatedOrCommaSeparatedAndReadOnlyWhenResuming() throws SseRefusal {
+        assertThat(parse("kind=model&members=1,2&members=3", "7").request().members()).containsExactly("1", "2", "3");
+        assertThat(parse("kind=model&members=", "7").request().members()).isEmpty();
+        assertThat(parse("kind=model&members=1,2", null).request().members()).as("not resuming").isNull();
+        refused("pk=5&members=1", "7", "invalid_kind");
+        refused("kind=model&members=1,,2", "7", "invalid_members");
+    }
 }

@@ -66,4 +66,24 @@ class SubscribeRequestTest {
         assertThat(parse("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":9223372036854775807}").cursor())
                 .isEqualTo(Long.MAX_VALUE);
     }
+
+    @Test
+    void membersArePksHeldAtTheCursorOfASetSubscription() throws ProtocolError {
+        SubscribeRequest request = parse("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,"
+                + "\"members\":[\"a\",12,\"a\"]}");
+        assertThat(request.members()).containsExactly("a", "12");
+        assertThat(parse("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,\"members\":[]}")
+                .members()).isEmpty();
+        assertThat(parse("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9}").members()).isNull();
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":1,\"cursor\":9,\"members\":[\"1\"]}",
+                ProtocolError.INVALID_REQUEST, "object subscription");
+        refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"members\":[\"1\"]}",
+                ProtocolError.INVALID_REQUEST, "only with a cursor");
+        refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,\"members\":\"1,2\"}",
+                ProtocolError.INVALID_REQUEST, "array");
+        refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,\"members\":[1.5]}",
+                ProtocolError.INVALID_REQUEST, "pks");
+        refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,\"members\":[\" \"]}",
+                ProtocolError.INVALID_REQUEST, "pks");
+    }
 }

@@ -1,0 +1,306 @@
+package io.objectstreams.it.socket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.SseClient;
+import io.objectstreams.it.support.SseClient.Frame;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
+import io.objectstreams.it.support.TestDatabase;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.Archive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Replay for filter and model subscriptions (G10): a client resuming from a cursor hears of each subject of its
+ * set that changed since, once, at its latest cursor, classified from the pks it says it holds ({@code members}),
+ * or without them only where that names nothing it cannot read now; past {@code streams.replay-limit} (5 in
+ * the tests) it resyncs. The {@code Streams-Cursor} header of the store's REST API closes the window between
+ * loading a list and subscribing to it.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class SetReplayIT {
+
+    private static final String MODEL = "store.CustomerOrder";
+
+    @Deployment
+    static Archive<?> deployment() {
+        return Deployments.store();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    @AfterEach
+    void healPolicy() {
+        StoreClient.as("alice", base).post("api/it/visibility-fault?failures=0&delayMillis=0&deliveryDelayMillis=0&hide=0", null);
+    }
+
+    private long order(String user, String status) {
+        return StoreClient.as(user, base).createOrder("{\"status\":\"" + status + "\",\"total\":7}");
+    }
+
+    /** The cursor a list read through the REST API was taken at, from its {@code Streams-Cursor} header. */
+    private long listCursor(String user) {
+        StoreClient.Reply list = StoreClient.as(user, base).get("api/orders");
+        assertThat(list.status()).isEqualTo(200);
+        String header = list.header("Streams-Cursor");
+        assertThat(header).as("the store's API carries the cursor header").isNotNull();
+        return Long.parseLong(header);
+    }
+
+    private static void awaitAssigned() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> TestDatabase.assignedThrough() >= 0);
+    }
+
+    private static String members(Collection<?> pks) {
+        return pks.stream().map(pk -> "\"" + pk + "\"").collect(Collectors.joining(",", "[", "]"));
+    }
+
+    /** Resumes a subscription and returns its replay: list_action by pk, after {@code subscribed}. */
+    private static Map<String, String> resume(StreamClient client, String subscribe) throws InterruptedException {
+        client.send(subscribe);
+        JsonObject subscribed = client.next();
+        assertThat(subscribed.getString("type")).as(subscribed.toString()).isEqualTo("subscribed");
+        Map<String, String> actions = new HashMap<>();
+        for (JsonObject message : client.drain(1500)) {
+            assertThat(message.getString("type")).as(message.toString()).isEqualTo("event");
+            String pk = message.getJsonObject("subject").getString("pk");
+            assertThat(actions.put(pk, message.getString("list_action"))).as("each subject once: " + pk).isNull();
+        }
+        return actions;
+    }
+
+    private static String filterOpen(long cursor, String members) {
+        return "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL + "\",\"filter\":{\"status\":\"open\"},"
+                + "\"cursor\":" + cursor + (members == null ? "" : ",\"members\":" + members) + "}";
+    }
+
+    @Test
+    void withMembersEveryCellOfTheTableIsExactAndEachSubjectComesOnce() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long stays = order("alice", "open");
+        long leaves = order("alice", "open");
+        long deleted = order("alice", "open");
+        long joins = order("alice", "paid");
+        awaitAssigned();
+        long cursor = listCursor("alice");
+
+        alice.patch("api/orders/" + stays, "{\"note\":\"one\"}");
+        alice.patch("api/orders/" + stays, "{\"note\":\"two\"}");
+        alice.patch("api/orders/" + leaves, "{\"status\":\"paid\"}");
+        alice.delete("api/orders/" + deleted);
+        alice.patch("api/orders/" + joins, "{\"status\":\"open\"}");
+        awaitAssigned();
+
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            Map<String, String> replay = resume(client, filterOpen(cursor, members(List.of(stays, leaves, deleted))));
+            assertThat(replay).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    Long.toString(stays), "changed",
+                    Long.toString(leaves), "removed",
+                    Long.toString(deleted), "deleted",
+                    Long.toString(joins), "added"));
+
+            // Live afterwards, from the replayed membership: the order that joined is a member now.
+            alice.patch("api/orders/" + joins, "{\"note\":\"live\"}");
+            assertThat(client.nextChangeOf("note").getString("list_action")).isEqualTo("changed");
+        }
+    }
+
+    @Test
+    void withMembersWhatTheClientDoesNotHoldAndDoesNotMatchIsNeverMentioned() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long staysOut = order("alice", "paid");
+        long goneOutside = order("alice", "paid");
+        awaitAssigned();
+        long cursor = listCursor("alice");
+        alice.patch("api/orders/" + staysOut, "{\"note\":\"still paid\"}");
+        alice.delete("api/orders/" + goneOutside);
+        awaitAssigned();
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            assertThat(resume(client, filterOpen(cursor, "[]"))).isEmpty();
+        }
+    }
+
+    @Test
+    void withoutMembersOnlyWhatNamesNothingUnreadableIsClassified() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long changed = order("alice", "open");
+        long leaves = order("alice", "open");
+        awaitAssigned();
+        long cursor = listCursor("alice");
+        long created = order("alice", "open");
+        long createdThenDeleted = order("alice", "open");
+        alice.patch("api/orders/" + changed, "{\"note\":\"n\"}");
+        alice.patch("api/orders/" + leaves, "{\"status\":\"shipped\"}");
+        alice.delete("api/orders/" + createdThenDeleted);
+        awaitAssigned();
+
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            Map<String, String> replay = resume(client, filterOpen(cursor, null));
+            assertThat(replay).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    Long.toString(changed), "changed",
+                    Long.toString(leaves), "removed",
+                    Long.toString(created), "added"));
+        }
+
+        // A delete of something that existed at the cursor: whether the client held it cannot be known.
+        long cursor2 = listCursor("alice");
+        alice.delete("api/orders/" + changed);
+        awaitAssigned();
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            client.send(filterOpen(cursor2, null));
+            JsonObject subscribed = client.next();
+            JsonObject resync = client.next();
+            assertThat(resync.getString("type")).isEqualTo("resync_required");
+            assertThat(resync.getString("reason")).isEqualTo("cursor_replay_unavailable");
+            assertThat(resync.getJsonNumber("cursor").longValue()).isEqualTo(subscribed.getJsonNumber("cursor").longValue());
+            assertThat(client.drain(500)).as("nothing names the deleted order").isEmpty();
+        }
+    }
+
+    @Test
+    void bobReplayingAfterAlicesOrderCameAndWentHearsNothingOfIt() throws Exception {
+        long cursor = listCursor("bob");
+        long alices = order("alice", "open");
+        StoreClient.as("alice", base).patch("api/orders/" + alices, "{\"note\":\"private\"}");
+        StoreClient.as("alice", base).delete("api/orders/" + alices);
+        awaitAssigned();
+        String model = "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"cursor\":" + cursor;
+        try (StreamClient bob = StreamClient.connect(base, "bob")) {
+            assertThat(resume(bob, model + ",\"members\":[]}")).isEmpty();
+            assertThat(resume(bob, model + "}")).as("without members: created and deleted since, so never held").isEmpty();
+        }
+    }
+
+    @Test
+    void aSubjectNoLongerReadableIsRemovedForAClientThatNamedItAndResyncsOneThatDidNot() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        awaitAssigned();
+        long cursor = listCursor("alice");
+        alice.post("api/it/visibility-fault?hide=" + note, null);
+        alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+        awaitAssigned();
+        String subscribe = "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"ItNote\",\"cursor\":" + cursor;
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            assertThat(resume(client, subscribe + ",\"subscription_id\":\"named\",\"members\":[\"" + note + "\"]}"))
+                    .containsExactlyEntriesOf(Map.of(note, "removed"));
+            client.send(subscribe + ",\"subscription_id\":\"unnamed\"}");
+            assertThat(client.next().getString("type")).isEqualTo("subscribed");
+            JsonObject resync = client.next();
+            assertThat(resync.getString("reason")).isEqualTo("cursor_replay_unavailable");
+        }
+    }
+
+    @Test
+    void pastTheReplayLimitTheSubscriptionResyncs() throws Exception {
+        List<Long> orders = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            orders.add(order("alice", "open"));
+        }
+        awaitAssigned();
+        long cursor = listCursor("alice");
+        for (long id : orders) {
+            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"note\":\"many\"}");
+        }
+        awaitAssigned();
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            client.send(filterOpen(cursor, members(orders)));
+            assertThat(client.next().getString("type")).isEqualTo("subscribed");
+            JsonObject resync = client.next();
+            assertThat(resync.getString("type")).isEqualTo("resync_required");
+            assertThat(resync.getString("reason")).isEqualTo("cursor_replay_unavailable");
+            assertThat(client.drain(500)).isEmpty();
+        }
+    }
+
+    @Test
+    void membersAreRefusedWhereTheyCannotApply() throws Exception {
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            client.send("{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\"1\",\"cursor\":0,\"members\":[\"1\"]}");
+            assertThat(client.next().getString("code")).isEqualTo("invalid_request");
+            client.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"members\":[\"1\"]}");
+            assertThat(client.next().getString("code")).as("members without a cursor").isEqualTo("invalid_request");
+            client.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"cursor\":0,\"members\":[{}]}");
+            assertThat(client.next().getString("code")).isEqualTo("invalid_request");
+        }
+    }
+
+    @Test
+    void overSseTheSameRulesApplyWithMembersAsAListAndLastEventId() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long held = order("alice", "open");
+        long other = order("alice", "open");
+        awaitAssigned();
+        long cursor = listCursor("alice");
+        alice.patch("api/orders/" + held, "{\"status\":\"paid\"}");
+        alice.patch("api/orders/" + other, "{\"note\":\"n\"}");
+        awaitAssigned();
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?kind=filter&filter.status=open&heartbeat=1s&members="
+                + held, Map.of("Last-Event-ID", Long.toString(cursor)))) {
+            assertThat(sse.status()).isEqualTo(200);
+            assertThat(sse.next(10).event()).isEqualTo("subscribed");
+            Map<String, String> replay = new HashMap<>();
+            for (int i = 0; i < 2; i++) {
+                Frame frame = sse.next(10);
+                assertThat(frame.event()).isEqualTo("event");
+                replay.put(frame.data().getJsonObject("subject").getString("pk"), frame.data().getString("list_action"));
+            }
+            assertThat(replay).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    Long.toString(held), "removed", Long.toString(other), "added"));
+        }
+    }
+
+    @Test
+    void aListLoadedWhileWritesAreInFlightPlusItsReplayEqualsAFreshList() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        List<Long> mine = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            mine.add(order("alice", "open"));
+        }
+        StoreClient.Reply list = alice.get("api/orders");
+        long cursor = Long.parseLong(list.header("Streams-Cursor"));
+        Map<String, JsonValue> view = new HashMap<>();
+        list.body().asJsonArray().forEach(o -> view.put(o.asJsonObject().get("id").toString(), o));
+        // Written after the list was read; the replay from its cursor must bring the view up to date.
+        alice.patch("api/orders/" + mine.get(0), "{\"note\":\"after the list\"}");
+        alice.delete("api/orders/" + mine.get(1));
+        long added = order("alice", "open");
+        awaitAssigned();
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            Map<String, String> replay = resume(client, "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"cursor\":" + cursor + ",\"members\":" + members(view.keySet()) + "}");
+            replay.forEach((pk, action) -> {
+                if (action.equals("deleted") || action.equals("removed")) {
+                    view.remove(pk);
+                } else {
+                    view.put(pk, alice.get("api/orders/" + pk).body());
+                }
+            });
+            assertThat(replay).containsEntry(Long.toString(added), "added")
+                    .containsEntry(Long.toString(mine.get(1)), "deleted");
+        }
+        Map<String, JsonValue> fresh = new HashMap<>();
+        alice.get("api/orders").body().asJsonArray().forEach(o -> fresh.put(o.asJsonObject().get("id").toString(), o));
+        assertThat(view).isEqualTo(fresh);
+    }
+}

@@ -1,0 +1,293 @@
+// Object Streams browser client: a dependency-free ES module, served by streams-web at
+// <context root>/streams/client/object-streams.js and usable from a bundler. See docs/client.md.
+
+/**
+ * A message from the server: `subscribed`, `event`, `resync_required`, `unsubscribed` or `error`.
+ * @typedef {Object} StreamMessage
+ * @property {string} type
+ * @property {string} [subscription_id]
+ * @property {number} [cursor]
+ * @property {string} [list_action] `added`, `changed`, `removed` or `deleted` (events)
+ * @property {string} [op] `created`, `updated` or `deleted` (events)
+ * @property {{model: string, pk: string}} [subject] (events)
+ * @property {string[]} [changed_fields] (events)
+ * @property {string} [reason] (resync_required)
+ * @property {string} [code] (error)
+ * @property {string} [message] (error)
+ */
+
+/**
+ * @typedef {Object} SubscribeOptions
+ * @property {'object'|'filter'|'model'} [kind] default `object` when `pk` is given, else `model`
+ * @property {string} model the model label, e.g. `store.CustomerOrder`
+ * @property {string|number} [pk] for `object`
+ * @property {Object<string, string|number|boolean>} [filter] for `filter`, e.g. `{status: 'open'}`
+ * @property {number} [cursor] resume after this cursor (e.g. a `Streams-Cursor` header)
+ * @property {Iterable<string|number>} [members] the pks held at `cursor` (filter and model subscriptions)
+ * @property {(event: StreamMessage, subscription: Subscription) => void} [onEvent]
+ * @property {(resync: StreamMessage, subscription: Subscription) => void} [onResync] reload, then call
+ *   `subscription.reset(members)`
+ * @property {(subscribed: StreamMessage, subscription: Subscription) => void} [onSubscribed]
+ * @property {(error: StreamMessage, subscription: Subscription) => void} [onError] a refusal; the subscription ends
+ */
+
+/**
+ * @typedef {Object} ClientOptions
+ * @property {'auto'|'websocket'|'sse'} [transport] default `auto`: WebSocket, falling back to SSE
+ * @property {(state: {state: 'connecting'|'open'|'reconnecting'|'closed', transport: string, attempt: number}) => void} [onState]
+ * @property {number} [initialDelayMs] first reconnect delay, default 500
+ * @property {number} [maxDelayMs] reconnect delay cap, default 15000
+ * @property {number} [heartbeatSeconds] SSE heartbeat, default 25
+ */
+
+let nextId = 1;
+
+/** One subscription; survives reconnects, resuming from the last cursor it processed. */
+export class Subscription {
+  /** @param {StreamsClient} client @param {SubscribeOptions} options */
+  constructor(client, options) {
+    this.client = client;
+    this.options = options;
+    /** The id the server knows it by. */
+    this.id = `s${nextId++}`;
+    /** The cursor of the last message processed, or null before the first. */
+    this.cursor = options.cursor ?? null;
+    /** @type {Set<string>|null} the pks held, for filter and model subscriptions */
+    this.members = options.members == null ? null : new Set([...options.members].map(String));
+    this.kind = options.kind ?? (options.pk != null ? 'object' : 'model');
+    this.active = true;
+    /** @type {EventSource|null} */
+    this.source = null;
+  }
+
+  /** Ends the subscription. */
+  unsubscribe() {
+    if (!this.active) return;
+    this.active = false;
+    this.client._remove(this);
+  }
+
+  /** After reloading the data a resync asked for: the pks now held (the cursor is the resync's). */
+  reset(members) {
+    this.members = members == null ? null : new Set([...members].map(String));
+  }
+
+  /** The subscribe message, from the last processed cursor. */
+  _message() {
+    const message = {op: 'subscribe', kind: this.kind, model: this.options.model, subscription_id: this.id};
+    if (this.kind === 'object') message.pk = String(this.options.pk);
+    if (this.kind === 'filter') message.filter = this.options.filter ?? {};
+    if (this.cursor != null) {
+      message.cursor = this.cursor;
+      if (this.kind !== 'object' && this.members) message.members = [...this.members];
+    }
+    return message;
+  }
+
+  /** @param {StreamMessage} message */
+  _receive(message) {
+    const o = this.options;
+    switch (message.type) {
+      case 'subscribed':
+        // A fresh subscription is live from here; a resumed one keeps its cursor until the replay has arrived.
+        if (this.cursor == null) this.cursor = message.cursor;
+        if (this.kind !== 'object' && this.members == null) this.members = new Set();
+        o.onSubscribed?.(message, this);
+        break;
+      case 'event':
+        this.cursor = Math.max(this.cursor ?? 0, message.cursor);
+        if (this.members) {
+          const pk = String(message.subject.pk);
+          if (message.list_action === 'removed' || message.list_action === 'deleted') this.members.delete(pk);
+          else this.members.add(pk);
+        }
+        o.onEvent?.(message, this);
+        break;
+      case 'resync_required':
+        this.cursor = message.cursor;
+        o.onResync?.(message, this);
+        break;
+      case 'error':
+        this.active = false;
+        this.client._forget(this);
+        o.onError?.(message, this);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** A connection to one application's streams, over WebSocket or SSE, that reconnects by itself. */
+export class StreamsClient {
+  /**
+   * @param {string|URL} base the application's root, e.g. `http://localhost:8080/store/`
+   * @param {ClientOptions} [options]
+   */
+  constructor(base, options = {}) {
+    this.base = new URL(base, globalThis.location?.href);
+    if (!this.base.pathname.endsWith('/')) this.base.pathname += '/';
+    this.options = options;
+    this.transport = options.transport === 'sse' || typeof globalThis.WebSocket !== 'function' ? 'sse' : 'websocket';
+    /** @type {Map<string, Subscription>} */
+    this.subscriptions = new Map();
+    this.socket = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.state = 'closed';
+    this.timer = null;
+    this.everOpened = false;
+  }
+
+  /**
+   * Subscribes; returns at once. Messages arrive through the options' callbacks.
+   * @param {SubscribeOptions} options
+   * @returns {Subscription}
+   */
+  subscribe(options) {
+    const subscription = new Subscription(this, options);
+    this.subscriptions.set(subscription.id, subscription);
+    if (this.transport === 'sse') this._openSse(subscription);
+    else if (this.socket?.readyState === 1) this._send(subscription._message());
+    else this._connect();
+    return subscription;
+  }
+
+  /** Closes every subscription and the connection. */
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const subscription of this.subscriptions.values()) subscription.source?.close();
+    this.subscriptions.clear();
+    this.socket?.close(1000);
+    this._setState('closed');
+  }
+
+  _remove(subscription) {
+    this._forget(subscription);
+    if (this.transport === 'websocket' && this.socket?.readyState === 1) {
+      this._send({op: 'unsubscribe', subscription_id: subscription.id});
+    }
+  }
+
+  _forget(subscription) {
+    this.subscriptions.delete(subscription.id);
+    subscription.source?.close();
+    subscription.source = null;
+  }
+
+  _setState(state) {
+    this.state = state;
+    this.options.onState?.({state, transport: this.transport, attempt: this.attempt});
+  }
+
+  _send(message) {
+    this.socket.send(JSON.stringify(message));
+  }
+
+  _delay() {
+    const initial = this.options.initialDelayMs ?? 500;
+    const max = this.options.maxDelayMs ?? 15000;
+    const capped = Math.min(max, initial * 2 ** Math.min(this.attempt, 16));
+    return capped / 2 + Math.random() * capped / 2; // jitter: a crowd of clients does not come back at once
+  }
+
+  _connect() {
+    if (this.closed || this.socket) return;
+    this._setState(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    const url = new URL('streams/ws', this.base);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempt = 0;
+      this.everOpened = true;
+      this._setState('open');
+      for (const subscription of this.subscriptions.values()) this._send(subscription._message());
+    };
+    socket.onmessage = (frame) => {
+      let message;
+      try {
+        message = JSON.parse(frame.data);
+      } catch {
+        return;
+      }
+      this.subscriptions.get(message.subscription_id)?._receive(message);
+    };
+    socket.onclose = () => {
+      this.socket = null;
+      if (this.closed) return;
+      if (!this.everOpened && this.options.transport !== 'websocket') {
+        // Refused or unavailable before it ever opened (a proxy, a policy): carry on over SSE.
+        this.transport = 'sse';
+        this.attempt = 0;
+        for (const subscription of this.subscriptions.values()) this._openSse(subscription);
+        return;
+      }
+      this.attempt++;
+      this._setState('reconnecting');
+      this.timer = setTimeout(() => this._connect(), this._delay());
+    };
+  }
+
+  /** One EventSource per subscription; reopened by this client (never by the browser) with fresh members. */
+  _openSse(subscription, attempt = 0) {
+    if (this.closed || !subscription.active) return;
+    const m = subscription._message();
+    const url = new URL(`streams/subscribe/${encodeURIComponent(m.model)}`, this.base);
+    url.searchParams.set('kind', m.kind);
+    if (m.pk != null) url.searchParams.set('pk', m.pk);
+    for (const [key, value] of Object.entries(m.filter ?? {})) url.searchParams.set(`filter.${key}`, String(value));
+    if (m.cursor != null) url.searchParams.set('cursor', String(m.cursor));
+    if (m.members) url.searchParams.set('members', m.members.join(','));
+    url.searchParams.set('heartbeat', `${this.options.heartbeatSeconds ?? 25}s`);
+    this._setState(attempt === 0 && this.state !== 'open' ? 'connecting' : this.state);
+    const source = new EventSource(url, {withCredentials: true});
+    subscription.source = source;
+    const receive = (frame) => {
+      try {
+        subscription._receive(JSON.parse(frame.data));
+      } catch {
+        // a frame that is not JSON is not ours
+      }
+    };
+    for (const type of ['subscribed', 'event', 'resync_required', 'error']) source.addEventListener(type, receive);
+    source.onopen = () => {
+      attempt = 0;
+      this.attempt = 0;
+      this._setState('open');
+    };
+    source.onerror = () => {
+      // The stream ended (its lifetime, a slow client, a restart) or could not open: reopen it ourselves, from
+      // the last processed cursor and the members held now.
+      source.close();
+      if (subscription.source !== source || !subscription.active || this.closed) return;
+      subscription.source = null;
+      this.attempt = attempt + 1;
+      this._setState('reconnecting');
+      setTimeout(() => this._openSse(subscription, attempt + 1), this._delay());
+    };
+  }
+}
+
+/**
+ * The snapshot-then-live pattern: reads a JSON array from a fetch `Response`, and subscribes from the cursor in
+ * its `Streams-Cursor` header, naming the pks it holds, so nothing committed between the load and the subscribe
+ * is missed.
+ * @param {StreamsClient} client
+ * @param {Response} response a response of a resource marked `@StreamsCursor`
+ * @param {SubscribeOptions & {pkOf?: (row: any) => string|number, keep?: (row: any) => boolean}} options
+ *   `pkOf` defaults to `row => row.id`; `keep` picks the rows the subscription holds (default: all), e.g. those
+ *   matching its filter when the response holds more
+ * @returns {Promise<{data: any[], subscription: Subscription}>} `data`: the rows kept
+ */
+export async function subscribeAfterLoad(client, response, options) {
+  const header = response.headers.get('Streams-Cursor');
+  if (header == null) throw new Error('The response has no Streams-Cursor header; mark its resource @StreamsCursor');
+  const keep = options.keep ?? (() => true);
+  const data = (await response.json()).filter(keep);
+  const pkOf = options.pkOf ?? ((row) => row.id);
+  const {pkOf: _pk, keep: _keep, ...rest} = options;
+  const subscription = client.subscribe({...rest, cursor: Number(header), members: data.map(pkOf)});
+  return {data, subscription};
+}
