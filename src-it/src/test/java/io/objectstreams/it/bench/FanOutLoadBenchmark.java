@@ -230,6 +230,7 @@ public final class FanOutLoadBenchmark {
             Thread.sleep(100);
         }
         ServerStats after = ServerStats.read(server.jvmPid());
+        printServerCounts(store);
         long serverCpu = ServerStats.cpuMillis(server.jvmPid()) - serverCpuBefore;
         long clientCpu = ServerStats.cpuMillis(ProcessHandle.current().pid()) - clientCpuBefore;
         long writes = owed.values().stream().mapToLong(Long::longValue).sum();
@@ -239,6 +240,19 @@ public final class FanOutLoadBenchmark {
                 clients.unserved(owed), clients.resyncs(), clients.bobEvents(), Math.max(maxHealthMs, drainHealthMs),
                 maxHeapUsed, after.gcMillis() - before.gcMillis(), after.fullGcs() - before.fullGcs(), maxQueuedBytes,
                 maxUndelivered, serverCpu, clientCpu);
+    }
+
+    /** What the server says it did since it started: resyncs by reason, SSE streams ended by cause. */
+    private static void printServerCounts(URL store) {
+        StoreClient.Reply status = StoreClient.as("carol", store).get("streams/admin/status");
+        if (status.status() != 200) {
+            System.out.println("  (admin status unavailable: HTTP " + status.status() + ")");
+            return;
+        }
+        var body = status.object();
+        System.out.println("  server since start: resyncs " + body.getJsonObject("resyncs").getJsonObject("byReason")
+                + ", SSE streams ended " + body.getJsonObject("transports").getJsonObject("sse").getJsonObject("endedByCause")
+                + ", delivered " + body.get("deliveredEvents"));
     }
 
     /** After the overload: a new connection subscribes, a write follows; how long until its event arrives. */
