@@ -6,6 +6,7 @@ package io.objectstreams;
  * (or somebody deleted outbox rows by hand). Nothing of those cursors can be delivered any more, so every
  * subscription of this instance must be told to resync ({@code cursor_pruned}) through {@link #throughCursor()}
  * before anything later reaches it (G10, G11). The next {@link StreamBatch} starts after {@code throughCursor}.
+ * Observers must not throw, as for {@link StreamBatch}: CDI skips the observers after a throwing one.
  *
  * @param fromCursor    the first cursor that was missing
  * @param throughCursor the last cursor that was missing

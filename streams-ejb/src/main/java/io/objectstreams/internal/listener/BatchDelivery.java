@@ -161,6 +161,8 @@ final class BatchDelivery {
                 try {
                     gap.accept(missing);
                 } catch (RuntimeException e) {
+                    // The transports' observer never throws (a connection it cannot tell is closed, so its client
+                    // reconnects with its cursor); a failure here is another observer's, as for StreamBatch below.
                     LOG.log(Level.SEVERE, "An observer of StreamGap failed for cursors " + missing.fromCursor() + ".."
                             + missing.throughCursor(), e);
                 }

@@ -403,9 +403,7 @@ public class SubscriptionEngine {
                 try {
                     session.resyncAll(gap.throughCursor(), CURSOR_PRUNED);
                 } catch (RuntimeException | Error e) {
-                    LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", e);
-                    close(session.subscriber());
-                    session.subscriber().close("The server could not deliver cursors up to " + gap.throughCursor(), false);
+                    closeUntold(session, gap.throughCursor(), e);
                 }
             }
             fannedOutThrough = Math.max(fannedOutThrough, gap.throughCursor());
@@ -510,13 +508,19 @@ public class SubscriptionEngine {
                     session.resync(subscription, batch.lastCursor(), DELIVERY_FAILED);
                 }
             } catch (RuntimeException | Error e) {
-                // Not even a resync could be queued: ending the connection is the only way left to tell the client,
-                // which reconnects with its cursor.
-                LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", e);
-                close(session.subscriber());
-                session.subscriber().close("The server could not deliver cursors up to " + batch.lastCursor(), false);
+                closeUntold(session, batch.lastCursor(), e);
             }
         }
+    }
+
+    /**
+     * Not even a resync could be queued for a connection: ending it is the only way left to tell the client, which
+     * reconnects with its cursor and is replayed or resynced then (G10).
+     */
+    private void closeUntold(StreamSession session, long cursor, Throwable failure) {
+        LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", failure);
+        close(session.subscriber());
+        session.subscriber().close("The server could not deliver cursors up to " + cursor, false);
     }
 
     /** This instance's connections, queues and counts since start, for health data and operators. */
