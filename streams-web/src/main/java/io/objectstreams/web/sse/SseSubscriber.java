@@ -12,9 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -57,8 +54,11 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private boolean closeAfterWriting;
     /** Why the server is ending this stream, once it decided to; counted when the stream is released. */
     private String endCause;
-    private ScheduledFuture<?> heartbeat;
-    private ScheduledFuture<?> end;
+    private long pingEvery;
+    private long nextPing;
+    private long endsAt;
+    /** The lifetime's end was reached and the closing comment queued. */
+    private boolean ending;
 
     SseSubscriber(SubscriptionEngine engine) {
         this.engine = engine;
@@ -76,10 +76,11 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
 
     /**
      * Opens the stream: the preamble ({@code retry:} and a comment naming the subscription and its end), then any
-     * held message; heartbeats and the lifetime's end are scheduled.
+     * held message. Heartbeats and the lifetime's end come from {@link #tick}, which the servlet's one clock calls
+     * for every open stream: a timer task per stream would stay queued in the container's scheduler after the
+     * stream ended (cancelling does not remove it), holding the stream until its lifetime had passed.
      */
-    void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime,
-               ScheduledExecutorService timers) throws IOException {
+    void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime) throws IOException {
         synchronized (this) {
             async = context;
             async.setTimeout(0);
@@ -87,14 +88,41 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             out = async.getResponse().getOutputStream();
             pending.addFirst(new Chunk(preamble.getBytes(StandardCharsets.UTF_8), null, false));
             started = true;
-            long every = heartbeatEvery.toMillis();
-            heartbeat = timers.scheduleAtFixedRate(this::ping, every, every, TimeUnit.MILLISECONDS);
-            end = timers.schedule(() -> finish(": closing, reconnect\n\n", "lifetime"), lifetime.toMillis(), TimeUnit.MILLISECONDS);
+            long now = System.nanoTime();
+            pingEvery = heartbeatEvery.toNanos();
+            nextPing = now + pingEvery;
+            endsAt = now + lifetime.toNanos();
         }
         out.setWriteListener(this);
         // Some containers (Payara's Grizzly) announce the first onWritePossible only once isReady() has been asked
         // and said no; asking here starts writing either way, and a first callback finds nothing left to do.
         drain();
+    }
+
+    /**
+     * Pings when a heartbeat is due and ends the stream when its lifetime has passed. Returns false once the
+     * stream is released, so the clock forgets it.
+     */
+    boolean tick(long now) {
+        boolean ping;
+        boolean end;
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+            end = !ending && now - endsAt >= 0;
+            ending |= end;
+            ping = !end && !ending && now - nextPing >= 0;
+            if (ping) {
+                nextPing = now + pingEvery;
+            }
+        }
+        if (end) {
+            finish(": closing, reconnect\n\n", "lifetime");
+        } else if (ping) {
+            ping();
+        }
+        return true;
     }
 
     @Override
@@ -267,10 +295,6 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             }
             closed = true;
             ended = endCause != null ? endCause : cause;
-            if (heartbeat != null) {
-                heartbeat.cancel(false);
-                end.cancel(false);
-            }
             dropped = new ArrayDeque<>(pending);
             pending.clear();
         }

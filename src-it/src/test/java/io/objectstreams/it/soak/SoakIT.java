@@ -1,0 +1,348 @@
+package io.objectstreams.it.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.soak.SoakSubscription.Kind;
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Jvm;
+import io.objectstreams.it.support.TestDatabase;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The promise under faults and load (G1, G5–G8, G10, G12): two servers on one database (Payara Micro and WildFly),
+ * writers committing and rolling back through the demo's API, WebSocket and SSE clients with object, filter and
+ * model subscriptions that drop their connections and resume from their cursor, and meanwhile PostgreSQL restarted
+ * twice, the assigner's server killed with {@code kill -9} and started again, and one client that stops reading.
+ * Afterwards an oracle built from the database checks every subscription (no rolled-back or unreadable event, no
+ * gap, duplicate or reordering outside a resync, convergence), then 10,000 generated messages per transport hit
+ * each server, which must answer each with a named error or a correct answer, log nothing for it, and keep serving.
+ *
+ * <p>Sizes come from system properties ({@code streams.soak.*}, see docs/reliability.md): the defaults are the short
+ * form CI runs; {@code mvn -pl src-it -Psoak verify} runs the long one.
+ */
+class SoakIT {
+
+    private static final String PREFIX = "streams.soak.";
+
+    private final long transactions = Long.getLong(PREFIX + "transactions", 1_000);
+    private final int clients = Integer.getInteger(PREFIX + "clients", 50);
+    private final int writers = Integer.getInteger(PREFIX + "writers", 4);
+    private final double rate = Double.parseDouble(System.getProperty(PREFIX + "rate", "12"));
+    private final double sseShare = Double.parseDouble(System.getProperty(PREFIX + "sse-share", "0.3"));
+    private final double rollbackShare = Double.parseDouble(System.getProperty(PREFIX + "rollback-share", "0.1"));
+    private final int slowSeconds = Integer.getInteger(PREFIX + "slow-seconds", 15);
+    private final int fuzzMessages = Integer.getInteger(PREFIX + "fuzz-messages", 10_000);
+    private final Duration convergence = Duration.ofSeconds(Long.getLong(PREFIX + "convergence-seconds", 120));
+
+    private final Map<String, Object> report = new LinkedHashMap<>();
+    private final List<String> failures = new ArrayList<>();
+
+    @Test
+    void nothingIsLostUnderLoadAndFaults() throws Exception {
+        Map<String, String> env = Map.of(
+                "STREAMS_REPLAY_LIMIT", "1000",
+                // Small enough that the client that stops reading overflows it within the pause.
+                "STREAMS_OUTBOUND_MAX_CONNECTION_BYTES", "256k");
+        String other = Deployments.server().equals("wildfly") ? "payara-micro" : "wildfly";
+        long started = System.nanoTime();
+        try (Cluster cluster = new Cluster(List.of(Deployments.server(), other), env)) {
+            report.put("servers", cluster.slots.toString());
+            report.put("startup", seconds(started));
+            Map<String, String> seeds = seed(cluster.pick());
+            long fromCursor = TestDatabase.assignedThrough();
+
+            List<SoakClient> all = clients(cluster, seeds);
+            all.forEach(SoakClient::start);
+            SoakWriters writing = new SoakWriters(cluster, seeds, rollbackShare);
+            long runStarted = System.nanoTime();
+            writing.start(writers, transactions, rate);
+            faults(cluster, writing, all);
+            writing.join();
+            report.put("writing", seconds(runStarted));
+
+            long calm = System.nanoTime();
+            all.forEach(c -> c.churning = false);
+            List<SoakSubscription> subscriptions = all.stream().flatMap(c -> c.subscriptions.stream()).toList();
+            awaitConvergence(fromCursor, writing, subscriptions, "convergence after the faults");
+            report.put("converged after the last write", seconds(calm));
+
+            fuzzEveryServer(cluster, seeds);
+
+            // The sessions still work after the fuzz: a few more writes reach every client.
+            SoakWriters after = new SoakWriters(cluster, seeds, 0);
+            after.start(2, 40, 20);
+            after.join();
+            writing.owners.putAll(after.owners);
+            awaitConvergence(fromCursor, writing, subscriptions, "convergence after the fuzz");
+            for (SoakClient client : all) {
+                client.stop();
+            }
+
+            SoakOracle oracle = SoakOracle.read(fromCursor, writing.owners);
+            oracle.checkOutbox();
+            subscriptions.forEach(oracle::check);
+            report(writing, after, all, oracle, cluster);
+            assertThat(SoakOracle.unassignedRows()).as("rows left without a cursor").isZero();
+            assertThat(writing.count("rollback-committed")).as("failing writes that committed").isZero();
+            assertThat(oracle.violations).as("violations (%d)", oracle.violations.size()).isEmpty();
+            assertThat(failures).as("fuzz failures").isEmpty();
+        }
+    }
+
+    /** Three orders each for alice and bob that every writer may update and no one deletes: the object subscriptions' subjects. */
+    private static Map<String, String> seed(URL base) {
+        Map<String, String> seeds = new LinkedHashMap<>();
+        for (String owner : SoakWriters.OWNERS) {
+            for (int i = 0; i < 3; i++) {
+                Http.Reply reply = Http.send(base, owner, "POST", "api/orders", "{\"status\":\"open\",\"total\":10}");
+                assertThat(reply.status()).as("seed order").isEqualTo(201);
+                seeds.put(((JsonObject) reply.body()).getJsonNumber("id").toString(), owner);
+            }
+        }
+        return seeds;
+    }
+
+    /** A mix of users, transports and kinds; the first client is carol's, with 40 model subscriptions, and is the one that stalls. */
+    private List<SoakClient> clients(Cluster cluster, Map<String, String> seeds) {
+        List<String> users = List.of("alice", "bob", "carol");
+        List<SoakClient> all = new ArrayList<>();
+        WsSoakClient slow = new WsSoakClient("slow-carol", "carol", cluster);
+        for (int i = 0; i < 40; i++) {
+            slow.subscriptions.add(new SoakSubscription("slow-m" + i, "carol", Kind.MODEL, null));
+        }
+        all.add(slow);
+        int sse = (int) Math.round(clients * sseShare);
+        for (int i = 1; i < clients; i++) {
+            String user = users.get(i % 3);
+            List<String> readable = seeds.entrySet().stream()
+                    .filter(e -> user.equals("carol") || e.getValue().equals(user)).map(Map.Entry::getKey).toList();
+            String pk = readable.get(i % readable.size());
+            String owner = SoakWriters.OWNERS.get(i % 2);
+            String status = SoakWriters.STATUSES.get(i % SoakWriters.STATUSES.size());
+            if (i <= sse) {
+                SseSoakClient client = new SseSoakClient("sse-" + i, user, cluster);
+                client.subscriptions.add(switch (i % 4) {
+                    case 0 -> new SoakSubscription("c" + i + "-" + "s", user, Kind.OBJECT, pk);
+                    case 1 -> new SoakSubscription("c" + i + "-" + "s", user, Kind.MODEL, null);
+                    case 2 -> new SoakSubscription("c" + i + "-" + "s", user, Kind.OWNER_FILTER, owner);
+                    default -> new SoakSubscription("c" + i + "-" + "s", user, Kind.STATUS_FILTER, status);
+                });
+                all.add(client);
+            } else {
+                WsSoakClient client = new WsSoakClient("ws-" + i, user, cluster);
+                client.subscriptions.add(new SoakSubscription("c" + i + "-" + "o", user, Kind.OBJECT, pk));
+                client.subscriptions.add(new SoakSubscription("c" + i + "-" + "m", user, Kind.MODEL, null));
+                client.subscriptions.add(i % 2 == 0 ? new SoakSubscription("c" + i + "-" + "f", user, Kind.OWNER_FILTER, owner)
+                        : new SoakSubscription("c" + i + "-" + "f", user, Kind.STATUS_FILTER, status));
+                all.add(client);
+            }
+        }
+        return all;
+    }
+
+    /** Each fault at its share of the writing: PostgreSQL at 15 % and 75 %, the assigner's kill at 35 %, the stall at 55 %. */
+    private void faults(Cluster cluster, SoakWriters writing, List<SoakClient> all) throws Exception {
+        DoubleSupplier progress = () -> (double) writing.attempted() / transactions;
+        List<String> done = new ArrayList<>();
+        awaitProgress(progress, 0.15);
+        restartDatabase(done);
+        awaitProgress(progress, 0.35);
+        Cluster.Slot assigner = cluster.assigner();
+        long killed = System.nanoTime();
+        Thread restart = new Thread(() -> {
+            try {
+                cluster.killAndRestart(assigner);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "soak-restart");
+        restart.start();
+        done.add("kill -9 of the assigner, " + assigner);
+        awaitProgress(progress, 0.55);
+        SoakClient slow = all.get(0);
+        slow.paused = true;
+        Thread.sleep(slowSeconds * 1_000L);
+        slow.paused = false;
+        done.add("client stalled for " + slowSeconds + " s");
+        awaitProgress(progress, 0.75);
+        restartDatabase(done);
+        restart.join(Duration.ofMinutes(5).toMillis());
+        assertThat(assigner.up).as(assigner + " started again after the kill").isTrue();
+        report.put("killed server back after", seconds(killed));
+        report.put("faults", done);
+    }
+
+    private static void restartDatabase(List<String> done) throws InterruptedException {
+        if (!TestDatabase.isEmbedded()) {
+            done.add("PostgreSQL restart skipped: the database is external");
+            return;
+        }
+        TestDatabase.restart(Duration.ofSeconds(3));
+        done.add("PostgreSQL restart (3 s down)");
+    }
+
+    private static void awaitProgress(DoubleSupplier progress, double share) throws InterruptedException {
+        while (progress.getAsDouble() < share) {
+            Thread.sleep(100);
+        }
+    }
+
+    private void awaitConvergence(long fromCursor, SoakWriters writing, List<SoakSubscription> subscriptions, String what)
+            throws InterruptedException, SQLException {
+        long deadline = System.nanoTime() + convergence.toNanos();
+        long start = System.nanoTime();
+        while (true) {
+            SoakOracle oracle = SoakOracle.read(fromCursor, writing.owners);
+            if (oracle.converged(subscriptions)) {
+                report.put(what, seconds(start));
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                report.put(what, "not within " + convergence);
+                return; // the oracle's check names every subscription that did not converge
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /** 10,000 messages per transport on each server, with the log watched and the live heap measured around them. */
+    private void fuzzEveryServer(Cluster cluster, Map<String, String> seeds) throws Exception {
+        for (Cluster.Slot slot : cluster.slots) {
+            URL base = slot.base;
+            assertThat(Http.send(base, "carol", "POST", "api/it/log/watch", null).status()).isEqualTo(200);
+            long connectionsBefore = connections(slot);
+            Map<String, Jvm.Live> heapBefore = Jvm.histogram(slot.server.jvmPid());
+            Fuzz fuzz = new Fuzz(slot.name.hashCode(), new ArrayList<>(seeds.keySet()));
+            long started = System.nanoTime();
+            fuzz.webSocket(base, fuzzMessages);
+            String wsTime = seconds(started);
+            started = System.nanoTime();
+            fuzz.serverSentEvents(base, fuzzMessages);
+            String sseTime = seconds(started);
+            // A stream the fuzz closed is noticed when a write to it fails: at its second heartbeat at the latest
+            // (25 s apart unless the request set them), as the first may still be accepted by the socket.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(75);
+            while (connections(slot) > connectionsBefore && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+            }
+            long connectionsAfter = connections(slot);
+            Map<String, Jvm.Live> heapAfter = Jvm.histogram(slot.server.jvmPid());
+            assertThat(Http.send(base, "carol", "POST", "api/it/log/probe", null).status()).isEqualTo(200);
+            JsonArray warnings = (JsonArray) Http.send(base, "carol", "GET", "api/it/log/warnings", null).body();
+            List<String> logged = warnings.getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
+            long before = heapBefore.get("Total").bytes();
+            long after = heapAfter.get("Total").bytes();
+            Map<String, Object> figures = new LinkedHashMap<>();
+            figures.put("WebSocket messages", fuzzMessages + " in " + wsTime);
+            figures.put("SSE requests", fuzzMessages + " in " + sseTime);
+            figures.put("answers", fuzz.answers);
+            figures.put("connections before/after", connectionsBefore + " / " + connectionsAfter);
+            figures.put("live heap before/after (MB)", mb(before) + " / " + mb(after));
+            report.put("fuzz " + slot, figures);
+            fuzz.violations.forEach(v -> failures.add("fuzz on " + slot + ": " + v));
+            if (!logged.equals(List.of("WARNING io.objectstreams.it.probe: log watch probe"))) {
+                failures.add("fuzz on " + slot + ": logged at WARNING or above: " + logged);
+            }
+            if (connectionsAfter > connectionsBefore) {
+                failures.add("fuzz on " + slot + ": " + (connectionsAfter - connectionsBefore)
+                        + " connections the fuzz closed were still held 75 s later");
+            }
+            if (after > before + Math.max(32L << 20, before / 4)) {
+                failures.add("fuzz on " + slot + ": live heap grew from " + mb(before) + " MB to " + mb(after)
+                        + " MB; grown most: " + growth(heapBefore, heapAfter));
+            }
+        }
+    }
+
+    /** WebSocket sessions plus SSE streams the server holds, from its admin status. */
+    private static long connections(Cluster.Slot slot) {
+        Http.Reply status = Http.send(slot.base, "carol", "GET", "streams/admin/status", null);
+        JsonObject transports = ((JsonObject) status.body()).getJsonObject("transports");
+        return transports.getJsonObject("webSocket").getJsonNumber("sessions").longValue()
+                + transports.getJsonObject("sse").getJsonNumber("sessions").longValue();
+    }
+
+    private static String growth(Map<String, Jvm.Live> before, Map<String, Jvm.Live> after) {
+        return after.entrySet().stream().filter(e -> !e.getKey().equals("Total"))
+                .map(e -> Map.entry(e.getKey(), e.getValue().bytes() - before.getOrDefault(e.getKey(), new Jvm.Live(0, 0)).bytes()))
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
+                .map(e -> e.getKey() + " +" + (e.getValue() >> 10) + " KB (" + after.get(e.getKey()).instances() + " live)")
+                .toList().toString();
+    }
+
+    private void report(SoakWriters writing, SoakWriters after, List<SoakClient> all, SoakOracle oracle, Cluster cluster) {
+        Map<String, Long> errors = new TreeMap<>();
+        all.forEach(c -> c.errors.forEach((code, n) -> errors.merge(code, n.get(), Long::sum)));
+        Map<String, Long> writes = new TreeMap<>();
+        writing.counts.forEach((k, v) -> writes.put(k, v.get()));
+        after.counts.forEach((k, v) -> writes.merge("after fuzz " + k, v.get(), Long::sum));
+        report.put("transactions attempted", writing.attempted() > transactions ? transactions : writing.attempted());
+        report.put("writes", writes);
+        report.put("outbox rows (committed changes)", oracle.rows.size());
+        report.put("clients", all.size() + " (" + all.stream().filter(c -> c.transport().equals("sse")).count() + " SSE), "
+                + all.stream().mapToLong(c -> c.subscriptions.size()).sum() + " subscriptions");
+        report.put("connections opened", all.stream().mapToLong(c -> c.connections.get()).sum());
+        report.put("oracle", oracle.counts.entrySet().stream().collect(LinkedHashMap::new,
+                (m, e) -> m.put(e.getKey(), e.getValue().get()), Map::putAll));
+        report.put("client-side errors (answers and transport)", errors);
+        report.put("server resyncs by reason", cluster.slots.stream().filter(s -> s.up).map(s -> s + ": " + resyncs(s)).toList());
+        report.put("violations", oracle.violations.size());
+        StringBuilder text = new StringBuilder("[soak] figures\n");
+        report.forEach((k, v) -> text.append("[soak] ").append(k).append(": ").append(v).append('\n'));
+        failures.forEach(f -> text.append("[soak] FUZZ FAILURE ").append(f).append('\n'));
+        oracle.violations.stream().limit(40).forEach(v -> text.append("[soak] VIOLATION ").append(v).append('\n'));
+        System.out.print(text);
+        diagnostics(all, oracle);
+    }
+
+    /** Every violation, the log of each subscription with one, and connections per client: target/soak-diagnostics.txt. */
+    private static void diagnostics(List<SoakClient> all, SoakOracle oracle) {
+        StringBuilder text = new StringBuilder();
+        oracle.violations.forEach(v -> text.append("VIOLATION ").append(v).append('\n'));
+        for (SoakClient client : all) {
+            text.append("client ").append(client.name).append(' ').append(client.transport()).append(" connections=")
+                    .append(client.connections.get()).append(" errors=").append(client.errors).append('\n');
+            for (SoakSubscription subscription : client.subscriptions) {
+                String who = subscription.toString();
+                if (oracle.violations.stream().anyMatch(v -> v.startsWith(who + ":"))) {
+                    text.append("  log of ").append(who).append(":\n");
+                    subscription.logCopy().forEach(seen -> text.append("    ").append(seen).append('\n'));
+                }
+            }
+        }
+        try {
+            java.nio.file.Files.writeString(Path.of("target", "soak-diagnostics.txt"), text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String resyncs(Cluster.Slot slot) {
+        Http.Reply status = Http.send(slot.base, "carol", "GET", "streams/admin/status", null);
+        return status.ok() ? String.valueOf(((JsonObject) status.body()).get("resyncs")) : "status " + status.status();
+    }
+
+    private static String seconds(long since) {
+        return String.format("%.1f s", (System.nanoTime() - since) / 1e9);
+    }
+
+    private static long mb(long bytes) {
+        return bytes >> 20;
+    }
+}
