@@ -30,6 +30,13 @@ public class StreamsConfig {
     public static final String SCHEMA_MIGRATE = "streams.schema.migrate";
     public static final boolean DEFAULT_SCHEMA_MIGRATE = true;
 
+    /**
+     * How long deployment keeps retrying the migration while the database cannot be reached (refused, restarting,
+     * a pooled connection it killed) before it fails; zero tries once.
+     */
+    public static final String SCHEMA_MIGRATE_TIMEOUT = "streams.schema.migrate-timeout";
+    public static final Duration DEFAULT_SCHEMA_MIGRATE_TIMEOUT = Duration.ofSeconds(60);
+
     /** JDBC URL of the listener's own, unpooled connection (LISTEN is session state a pool would leak). Required. */
     public static final String LISTENER_URL = "streams.listener.url";
     /** User and password of the listener's connection; may also be given in the URL. */
@@ -160,6 +167,7 @@ public class StreamsConfig {
     private String dataSourceName;
     private String notifyChannel;
     private boolean migrateSchema;
+    private Duration migrateTimeout;
     private ListenerSettings listener;
     private RetentionSettings retention;
     private boolean cursorHeaderEverywhere;
@@ -184,6 +192,8 @@ public class StreamsConfig {
         notifyChannel = ConfigRules.channelName(NOTIFY_CHANNEL,
                 config.getOptionalValue(NOTIFY_CHANNEL, String.class).orElse(DEFAULT_NOTIFY_CHANNEL));
         migrateSchema = ConfigRules.bool(SCHEMA_MIGRATE, text(SCHEMA_MIGRATE), DEFAULT_SCHEMA_MIGRATE);
+        migrateTimeout = ConfigRules.durationOrZero(SCHEMA_MIGRATE_TIMEOUT, text(SCHEMA_MIGRATE_TIMEOUT),
+                DEFAULT_SCHEMA_MIGRATE_TIMEOUT);
         String cursorChannel = ConfigRules.channelName(CURSOR_CHANNEL, text(CURSOR_CHANNEL).orElse(DEFAULT_CURSOR_CHANNEL));
         if (cursorChannel.equals(notifyChannel)) {
             throw ConfigRules.invalid(CURSOR_CHANNEL, "must differ from " + NOTIFY_CHANNEL + " ('" + notifyChannel + "')");
@@ -344,6 +354,10 @@ public class StreamsConfig {
 
     public boolean migrateSchema() {
         return migrateSchema;
+    }
+
+    public Duration migrateTimeout() {
+        return migrateTimeout;
     }
 
     /** The application's datasource, looked up once; a failed lookup names the key to fix. */

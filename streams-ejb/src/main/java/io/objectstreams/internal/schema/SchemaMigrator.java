@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -32,6 +33,15 @@ public final class SchemaMigrator {
     private static final long MIGRATION_LOCK = 0x0b5e_c7_5e_0001L;
 
     private SchemaMigrator() {
+    }
+
+    /**
+     * Brings the schema up to date, retrying for up to {@code timeout} while the database cannot be reached;
+     * returns how many migrations were applied.
+     */
+    public static int migrate(DataSource dataSource, Duration timeout) {
+        return Reachability.retry(() -> migrate(dataSource), timeout, Reachability.SLEEP,
+                "Object Streams could not reach the database to migrate its schema");
     }
 
     /** Brings the schema up to date; returns how many migrations this call applied. */

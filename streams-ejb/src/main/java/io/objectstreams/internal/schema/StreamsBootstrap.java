@@ -11,7 +11,8 @@ import java.util.logging.Logger;
 
 /**
  * Runs at deployment: validates the configuration (a bad value fails deployment naming its key, G14) and
- * brings the schema up to date before the application can write.
+ * brings the schema up to date before the application can write. A database that cannot be reached yet (a
+ * server starting while PostgreSQL restarts) is waited for, up to {@code streams.schema.migrate-timeout}.
  *
  * <p>Bean-managed so the migration runs in its own local transaction, not in a container one.
  */
@@ -29,7 +30,7 @@ public class StreamsBootstrap {
     void start() {
         String channel = config.notifyChannel();
         if (config.migrateSchema()) {
-            SchemaMigrator.migrate(config.dataSource());
+            SchemaMigrator.migrate(config.dataSource(), config.migrateTimeout());
         } else {
             LOG.info("Object Streams schema migration is off (streams.schema.migrate=false)");
         }
