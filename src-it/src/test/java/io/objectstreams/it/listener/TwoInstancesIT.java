@@ -39,6 +39,7 @@ class TwoInstancesIT {
             second.awaitStarted(Duration.ofMinutes(3));
             await().atMost(Duration.ofSeconds(30)).until(() -> roles(first, second).containsAll(List.of("assigner", "follower")));
             assertThat(List.of(first.role(), second.role())).containsExactlyInAnyOrder("assigner", "follower");
+            readsAreFreshOnEveryInstance(first, second);
             ServerProcess assigner = first.role().equals("assigner") ? first : second;
             ServerProcess survivor = assigner == first ? second : first;
 
@@ -74,6 +75,23 @@ class TwoInstancesIT {
             assertThat(survivor.stopGracefully(Duration.ofSeconds(60))).as("server stops").isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> TestDatabase.listenerSessions() == 0);
         }
+    }
+
+    /**
+     * A client loads through one instance what another changed: the REST snapshot it subscribes from must be the
+     * database's state, not a per-instance cache's (EclipseLink's shared cache is on unless the unit turns it off).
+     */
+    private static void readsAreFreshOnEveryInstance(ServerProcess first, ServerProcess second) {
+        StoreClient viaFirst = StoreClient.as("alice", first.deployment());
+        StoreClient viaSecond = StoreClient.as("alice", second.deployment());
+        long id = viaFirst.createOrder("{\"status\":\"open\",\"total\":5}");
+        assertThat(viaSecond.get("api/orders/" + id).object().getString("status")).isEqualTo("open");
+        assertThat(viaFirst.patch("api/orders/" + id, "{\"status\":\"paid\"}").status()).isEqualTo(200);
+        assertThat(viaSecond.get("api/orders/" + id).object().getString("status"))
+                .as("the second instance reads what the first committed").isEqualTo("paid");
+        assertThat(viaSecond.get("api/orders").body().asJsonArray().getValuesAs(jakarta.json.JsonObject.class).stream()
+                .filter(o -> o.getJsonNumber("id").longValue() == id).map(o -> o.getString("status")).toList())
+                .as("and lists it so").containsExactly("paid");
     }
 
     private static List<String> roles(ServerProcess... servers) {
