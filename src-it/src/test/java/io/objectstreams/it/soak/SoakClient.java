@@ -32,6 +32,8 @@ abstract class SoakClient implements Runnable {
     volatile boolean running = true;
     volatile boolean churning = true;
     volatile boolean paused;
+    /** The server this client holds a connection to now, if any. */
+    volatile URL connectedTo;
     private Thread thread;
 
     SoakClient(String name, String user, Cluster cluster) {

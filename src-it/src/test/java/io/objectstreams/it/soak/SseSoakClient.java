@@ -31,11 +31,13 @@ final class SseSoakClient extends SoakClient {
             return;
         }
         try (stream) {
+            connectedTo = null;
             if (stream.status() != 200) {
                 error(stream.status() + ":" + codeOf(stream));
                 Thread.sleep(1_000);
                 return;
             }
+            connectedTo = base;
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetime());
             while (running && (!churning || System.nanoTime() - until < 0)) {
                 SseClient.Frame frame = stream.next(1);
@@ -49,6 +51,8 @@ final class SseSoakClient extends SoakClient {
                     handle(base, frame.data());
                 }
             }
+        } finally {
+            connectedTo = null;
         }
     }
 

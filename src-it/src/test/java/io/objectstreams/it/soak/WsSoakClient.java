@@ -44,6 +44,7 @@ final class WsSoakClient extends SoakClient {
             Thread.sleep(500);
             return;
         }
+        connectedTo = base;
         try {
             for (SoakSubscription subscription : subscriptions) {
                 socket.sendText(subscription.subscribeMessage(MAX_MEMBERS_WS), true).get(10, TimeUnit.SECONDS);
@@ -67,6 +68,7 @@ final class WsSoakClient extends SoakClient {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             error("send");
         } finally {
+            connectedTo = null;
             if (ThreadLocalRandom.current().nextBoolean()) {
                 socket.abort();
             } else {

@@ -59,6 +59,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private long endsAt;
     /** The lifetime's end was reached and the closing comment queued. */
     private boolean ending;
+    /** When the container last said it could take no more ({@link #awaitingWritable} became true). */
+    private long awaitingSince;
 
     SseSubscriber(SubscriptionEngine engine) {
         this.engine = engine;
@@ -104,12 +106,27 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
      * stream is released, so the clock forgets it.
      */
     boolean tick(long now) {
+        boolean stalled = false;
         boolean ping;
         boolean end;
         synchronized (this) {
             if (closed) {
                 return false;
             }
+            // Nothing written for two heartbeats: the client stopped reading, or left without the container
+            // noticing (Payara sometimes never reports a write to a closed connection). Let it go; a client that
+            // is still there reconnects with its last cursor and is replayed what it missed.
+            if (awaitingWritable && now - awaitingSince > 2 * pingEvery) {
+                stalled = true;
+            }
+        }
+        if (stalled) {
+            endBecause("stalled");
+            release(null);
+            complete();
+            return false;
+        }
+        synchronized (this) {
             end = !ending && now - endsAt >= 0;
             ending |= end;
             ping = !end && !ending && now - nextPing >= 0;
@@ -221,6 +238,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
                 try {
                     if (!out.isReady()) {
                         awaitingWritable = true;
+                        awaitingSince = System.nanoTime();
                         return;
                     }
                 } catch (RuntimeException e) {
@@ -244,6 +262,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
                 if (failure == null && !ready) {
                     // The container finishes this write in the background and calls onWritePossible.
                     awaitingWritable = true;
+                    awaitingSince = System.nanoTime();
                     writing = chunk.done();
                     closeAfterWriting = chunk.closeAfter();
                     return;
