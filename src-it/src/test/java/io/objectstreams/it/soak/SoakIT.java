@@ -238,12 +238,19 @@ class SoakIT {
             // A stream the fuzz closed is noticed when a write to it fails: at its second heartbeat at the latest
             // (25 s apart unless the request set them), as the first may still be accepted by the socket.
             // The soak's own clients stay connected meanwhile, but one may move between servers: compare with them.
+            // Both counts are read twice, a second apart, and must agree on both reads.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(75);
-            while (connections(slot) > soakConnections(all, base) && System.nanoTime() < deadline) {
-                Thread.sleep(500);
+            long connectionsAfter;
+            long soakAfter;
+            while (true) {
+                connectionsAfter = connections(slot);
+                soakAfter = soakConnections(all, base);
+                Thread.sleep(1_000);
+                boolean settled = connectionsAfter <= soakAfter && connections(slot) <= soakConnections(all, base);
+                if (settled || System.nanoTime() > deadline) {
+                    break;
+                }
             }
-            long connectionsAfter = connections(slot);
-            long soakAfter = soakConnections(all, base);
             Map<String, Jvm.Live> heapAfter = Jvm.histogram(slot.server.jvmPid());
             assertThat(Http.send(base, "carol", "POST", "api/it/log/probe", null).status()).isEqualTo(200);
             JsonArray warnings = (JsonArray) Http.send(base, "carol", "GET", "api/it/log/warnings", null).body();
