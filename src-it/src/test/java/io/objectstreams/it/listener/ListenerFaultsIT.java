@@ -156,31 +156,6 @@ class ListenerFaultsIT {
         }
     }
 
-    /**
-     * A server that starts while its database refuses connections (a PostgreSQL restart, a failover) waits for it
-     * and deploys once it accepts, instead of failing its deployment for good (found by the soak: a server
-     * restarted during a PostgreSQL restart never came up). Its pool and its listener both go through the proxy.
-     */
-    @Test
-    @Order(4)
-    void aServerStartedWhileItsDatabaseRefusesConnectionsDeploysOnceItAccepts() throws Exception {
-        Map<String, String> db = TestDatabase.serverEnvironment();
-        try (TcpProxy refusing = TcpProxy.start(db.get("STREAMS_DB_HOST"), Integer.parseInt(db.get("STREAMS_DB_PORT")),
-                TcpProxy.Mode.REFUSE)) {
-            Map<String, String> env = env(refusing);
-            env.put("STREAMS_DB_HOST", "127.0.0.1");
-            env.put("STREAMS_DB_PORT", Integer.toString(refusing.port()));
-            try (ServerProcess late = ServerProcess.start("faults-late", archive, env)) {
-                late.awaitLog("could not reach the database to migrate its schema", Duration.ofMinutes(3));
-                refusing.mode(TcpProxy.Mode.OPEN);
-                late.awaitStarted(Duration.ofMinutes(3));
-                await().atMost(Duration.ofSeconds(60)).until(() -> java.util.List.of("assigner", "follower").contains(late.role()));
-                long order = StoreClient.as("alice", late.deployment()).createOrder("{\"status\":\"open\",\"total\":7}");
-                assertThat(StoreClient.as("alice", late.deployment()).get("api/orders/" + order).status()).isEqualTo(200);
-            }
-        }
-    }
-
     private static boolean tenantAssigned(long order) throws Exception {
         try (var c = TestDatabase.connect(); var s = c.createStatement();
              var rs = s.executeQuery("SELECT cursor FROM it_tenant.streams_outbox WHERE subject_pk = '" + order + "'")) {

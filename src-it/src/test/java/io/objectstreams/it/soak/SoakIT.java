@@ -43,7 +43,7 @@ class SoakIT {
     private final long transactions = Long.getLong(PREFIX + "transactions", 1_000);
     private final int clients = Integer.getInteger(PREFIX + "clients", 50);
     private final int writers = Integer.getInteger(PREFIX + "writers", 4);
-    private final double rate = Double.parseDouble(System.getProperty(PREFIX + "rate", "16"));
+    private final double rate = Double.parseDouble(System.getProperty(PREFIX + "rate", "12"));
     private final double sseShare = Double.parseDouble(System.getProperty(PREFIX + "sse-share", "0.3"));
     private final double rollbackShare = Double.parseDouble(System.getProperty(PREFIX + "rollback-share", "0.1"));
     private final int slowSeconds = Integer.getInteger(PREFIX + "slow-seconds", 15);
@@ -156,13 +156,17 @@ class SoakIT {
         return all;
     }
 
-    /** Each fault at its share of the writing: PostgreSQL at 15 % and 75 %, the assigner's kill at 35 %, the stall at 55 %. */
+    /**
+     * Each fault at its share of the writing: PostgreSQL at 15 %, the assigner's kill at 25 %, the stall at 50 %, and
+     * PostgreSQL again at 80 % once the killed server is back. (A Payara server starting while PostgreSQL is down
+     * cannot deploy the demo, whose persistence unit creates its tables at deployment: see reliability.md.)
+     */
     private void faults(Cluster cluster, SoakWriters writing, List<SoakClient> all) throws Exception {
         DoubleSupplier progress = () -> (double) writing.attempted() / transactions;
         List<String> done = new ArrayList<>();
         awaitProgress(progress, 0.15);
         restartDatabase(done);
-        awaitProgress(progress, 0.35);
+        awaitProgress(progress, 0.25);
         Cluster.Slot assigner = cluster.assigner();
         long killed = System.nanoTime();
         Thread restart = new Thread(() -> {
@@ -174,17 +178,17 @@ class SoakIT {
         }, "soak-restart");
         restart.start();
         done.add("kill -9 of the assigner, " + assigner);
-        awaitProgress(progress, 0.55);
+        awaitProgress(progress, 0.5);
         SoakClient slow = all.get(0);
         slow.paused = true;
         Thread.sleep(slowSeconds * 1_000L);
         slow.paused = false;
         done.add("client stalled for " + slowSeconds + " s");
-        awaitProgress(progress, 0.75);
-        restartDatabase(done);
         restart.join(Duration.ofMinutes(5).toMillis());
         assertThat(assigner.up).as(assigner + " started again after the kill").isTrue();
         report.put("killed server back after", seconds(killed));
+        awaitProgress(progress, 0.8);
+        restartDatabase(done);
         report.put("faults", done);
     }
 
