@@ -132,7 +132,9 @@ final class SoakWriters {
     private void rollback(URL base, String actor, String action, String pk, String owner, String at) {
         Http.Reply reply = Http.send(base, actor, "POST", "api/it/soak/rollback?action=" + action + "&owner=" + owner
                 + "&at=" + at + (pk == null ? "" : "&id=" + pk), null);
+        boolean committed = reply.status() == 500 && reply.body() instanceof JsonObject body
+                && body.containsKey("rolledBack") && !body.getBoolean("rolledBack");
         add(reply.status() == 409 ? "rolled-back:" + action + ":" + at
-                : reply.status() == 500 ? "rollback-committed" : "failed:rollback:" + reply.status());
+                : committed ? "rollback-committed" : "failed:rollback:" + reply.status());
     }
 }
