@@ -121,7 +121,9 @@ public class SseServlet extends HttpServlet {
             response.setHeader("Cache-Control", "no-cache");
             response.setHeader("X-Accel-Buffering", "no");
             AsyncContext async = request.startAsync();
-            subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime());
+            subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(),
+                    () -> open.remove(subscriber));
+            // Released already (the client left at once)? Then the clock finds it closed and drops it.
             open.add(subscriber);
         } catch (SseRefusal refusal) {
             response.setStatus(refusal.status());

@@ -59,6 +59,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private long endsAt;
     /** The lifetime's end was reached and the closing comment queued. */
     private boolean ending;
+    /** Forgets this stream in the servlet's clock; run once, when the stream is released. */
+    private Runnable released;
     /** When the container last said it could take no more ({@link #awaitingWritable} became true). */
     private long awaitingSince;
 
@@ -82,8 +84,10 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
      * for every open stream: a timer task per stream would stay queued in the container's scheduler after the
      * stream ended (cancelling does not remove it), holding the stream until its lifetime had passed.
      */
-    void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime) throws IOException {
+    void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime, Runnable onRelease)
+            throws IOException {
         synchronized (this) {
+            released = onRelease;
             async = context;
             async.setTimeout(0);
             async.addListener(this);
@@ -318,6 +322,13 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             pending.clear();
         }
         engine.close(this, ended);
+        Runnable forget;
+        synchronized (this) {
+            forget = released;
+        }
+        if (forget != null) {
+            forget.run();
+        }
         for (Chunk chunk : dropped) {
             if (chunk.done() != null) {
                 chunk.done().accept(CLOSED);
