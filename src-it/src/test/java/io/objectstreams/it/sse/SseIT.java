@@ -228,10 +228,12 @@ class SseIT {
                 .as("no subscription left behind").isLessThan(200);
         // Nor anything that still references a released stream: a cancelled timer task stays queued in the
         // container's scheduler until its time, and a per-stream lifetime task held each stream for 30 minutes.
-        // A stream is forgotten right after the engine released it, on the thread that released it.
+        // A stream is forgotten right after the engine released it. The container may still hold the last few
+        // through request objects it recycles (Payara kept 3 in the full suite), but not one per stream: before
+        // the fix, all 200 were held for their 30-minute lifetime.
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 Jvm.liveInstances(base, "io.objectstreams.web.sse.SseSubscriber"))
-                .as("SSE streams still in the server's heap after all were released").isZero());
+                .as("SSE streams still in the server's heap after all 200 were released").isLessThan(10));
     }
 
     /**
