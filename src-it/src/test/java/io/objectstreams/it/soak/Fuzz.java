@@ -1,9 +1,9 @@
 package io.objectstreams.it.soak;
 
+import io.objectstreams.it.support.JsonFrames;
 import io.objectstreams.it.support.SseClient;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLEncoder;
@@ -229,7 +229,7 @@ final class Fuzz {
     /** One WebSocket connection that answers {@link #ask} with the next reply, skipping events. */
     private static final class Socket implements WebSocket.Listener, AutoCloseable {
         private final BlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
-        private final StringBuilder partial = new StringBuilder();
+        private final JsonFrames frames = new JsonFrames(received::add);
         private final WebSocket socket;
         volatile Integer closeCode;
 
@@ -257,11 +257,7 @@ final class Fuzz {
 
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                received.add(Json.createReader(new StringReader(partial.toString())).readObject());
-                partial.setLength(0);
-            }
+            frames.append(data, last);
             webSocket.request(1);
             return null;
         }

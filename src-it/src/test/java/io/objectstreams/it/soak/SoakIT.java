@@ -11,7 +11,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;

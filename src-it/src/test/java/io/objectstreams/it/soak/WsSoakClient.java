@@ -1,8 +1,7 @@
 package io.objectstreams.it.soak;
 
-import jakarta.json.Json;
+import io.objectstreams.it.support.JsonFrames;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.WebSocket;
@@ -105,7 +104,7 @@ final class WsSoakClient extends SoakClient {
     /** Reads one message at a time, and only while the client is not paused (a paused client is a slow consumer). */
     private final class Connection implements WebSocket.Listener {
         final BlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
-        private final StringBuilder partial = new StringBuilder();
+        private final JsonFrames frames = new JsonFrames(received::add);
         volatile boolean closed;
         private boolean owed;
 
@@ -116,11 +115,7 @@ final class WsSoakClient extends SoakClient {
 
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                received.add(Json.createReader(new StringReader(partial.toString())).readObject());
-                partial.setLength(0);
-            }
+            frames.append(data, last);
             synchronized (this) {
                 if (paused) {
                     owed = true;

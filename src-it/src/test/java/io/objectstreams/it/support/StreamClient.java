@@ -1,8 +1,6 @@
 package io.objectstreams.it.support;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -148,7 +146,7 @@ public final class StreamClient implements AutoCloseable {
     }
 
     private final class Listener implements WebSocket.Listener {
-        private final StringBuilder partial = new StringBuilder();
+        private final JsonFrames frames = new JsonFrames(received::add);
 
         @Override
         public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
@@ -163,11 +161,7 @@ public final class StreamClient implements AutoCloseable {
 
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                received.add(Json.createReader(new StringReader(partial.toString())).readObject());
-                partial.setLength(0);
-            }
+            frames.append(data, last);
             synchronized (StreamClient.this) {
                 if (paused) {
                     owed = true;

@@ -110,9 +110,9 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
      * stream is released, so the clock forgets it.
      */
     boolean tick(long now) {
-        boolean stalled = false;
-        boolean ping;
+        boolean stalled;
         boolean end;
+        boolean ping;
         synchronized (this) {
             if (closed) {
                 return false;
@@ -120,8 +120,12 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             // Nothing written for two heartbeats: the client stopped reading, or left without the container
             // noticing (Payara sometimes never reports a write to a closed connection). Let it go; a client that
             // is still there reconnects with its last cursor and is replayed what it missed.
-            if (awaitingWritable && now - awaitingSince > 2 * pingEvery) {
-                stalled = true;
+            stalled = awaitingWritable && now - awaitingSince > 2 * pingEvery;
+            end = !stalled && !ending && now - endsAt >= 0;
+            ending |= end;
+            ping = !stalled && !ending && now - nextPing >= 0;
+            if (ping) {
+                nextPing = now + pingEvery;
             }
         }
         if (stalled) {
@@ -129,14 +133,6 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             release(null);
             complete();
             return false;
-        }
-        synchronized (this) {
-            end = !ending && now - endsAt >= 0;
-            ending |= end;
-            ping = !end && !ending && now - nextPing >= 0;
-            if (ping) {
-                nextPing = now + pingEvery;
-            }
         }
         if (end) {
             finish(": closing, reconnect\n\n", "lifetime");
