@@ -86,6 +86,89 @@ class FanOutFailureIT {
     }
 
     /**
+     * After a resync the client holds what it refetched, so the server must classify later events against the
+     * same set: a note that became visible in the batch whose fan-out failed, and is hidden again later, is owed
+     * {@code removed} (the soak's status filter kept orders it no longer matched without this).
+     */
+    @Test
+    void aSetResyncedAfterAFailedBatchTellsLaterRemovalsOfWhatTheBatchAdded() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        String other = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        alice.post("api/it/visibility-fault?hide=" + note, null);
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            client.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"ItNote\",\"subscription_id\":\"all\"}");
+            assertThat(client.next().getString("type")).isEqualTo("subscribed");
+
+            // The note becomes visible in a batch whose visibility check fails: the client is told to refetch, and
+            // its refetch includes the note.
+            alice.post("api/it/visibility-fault?failures=1", null);
+            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+            JsonObject resync = client.next();
+            assertThat(resync.getString("type")).isEqualTo("resync_required");
+            assertThat(resync.getString("reason")).isEqualTo("delivery_failed");
+
+            assertRemovedBeforeTheNextChange(alice, client, note, other);
+        }
+    }
+
+    /**
+     * The same when the set cannot be read again at once either (the policy fails twice): the subscription skips
+     * what it cannot classify, and once its set is read again (at the next batch) it is told to resync a second
+     * time, before any later event, so the client's refetch and the server's set agree again.
+     */
+    @Test
+    void aSetThatCouldNotBeReadAgainAtOnceIsResyncedAgainOnceItIs() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        String other = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        alice.post("api/it/visibility-fault?hide=" + note, null);
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            client.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"ItNote\",\"subscription_id\":\"all\"}");
+            assertThat(client.next().getString("type")).isEqualTo("subscribed");
+
+            alice.post("api/it/visibility-fault?failures=2", null);
+            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+            JsonObject first = client.next();
+            assertThat(first.getString("type")).isEqualTo("resync_required");
+            assertThat(first.getString("reason")).isEqualTo("delivery_failed");
+
+            // The client refetched (the note is visible). The next batch reads the set again and tells the client to
+            // resync once more, before that batch's event; the client refetches again, and the note is still visible.
+            alice.post("api/it/capture/publish-after-native-update?id=" + other, null);
+            List<JsonObject> received = untilEventAt(client, maxCursorOf(other));
+            assertThat(received).as("resynced again once the set was read: %s", received)
+                    .filteredOn(m -> m.getString("type").equals("resync_required")).isNotEmpty()
+                    .allSatisfy(m -> assertThat(m.getString("reason")).isEqualTo("delivery_failed"));
+
+            assertRemovedBeforeTheNextChange(alice, client, note, other);
+        }
+    }
+
+    /** The messages up to and including the event at {@code cursor}. */
+    private static List<JsonObject> untilEventAt(StreamClient client, long cursor) throws InterruptedException {
+        List<JsonObject> received = new ArrayList<>();
+        JsonObject message;
+        do {
+            message = client.next();
+            received.add(message);
+        } while (!(message.getString("type").equals("event") && message.getJsonNumber("cursor").longValue() == cursor));
+        return received;
+    }
+
+    /** Hides {@code note} and changes it, then changes {@code other}: the note's removal must come first. */
+    private static void assertRemovedBeforeTheNextChange(StoreClient alice, StreamClient client, String note, String other)
+            throws InterruptedException {
+        alice.post("api/it/visibility-fault?hide=" + note, null);
+        alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+        alice.post("api/it/capture/publish-after-native-update?id=" + other, null);
+        JsonObject next = client.next();
+        assertThat(next.getString("type")).as("%s", next).isEqualTo("event");
+        assertThat(next.getJsonObject("subject").getString("pk")).as("the hidden note leaves the client's set first: %s", next).isEqualTo(note);
+        assertThat(next.getString("list_action")).isEqualTo("removed");
+    }
+
+    /**
      * Replay never vouches for visibility it did not check (G8, G10). A client resumes an object subscription
      * while delivery is held up; meanwhile the object stops being visible to it and changes again. The update
      * that came with the loss of visibility must not reach the client as {@code changed}: the resume is refused

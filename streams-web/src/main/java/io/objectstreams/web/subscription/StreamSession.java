@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One client connection on any transport: its viewer, its subscriptions and its outbound queue.
@@ -105,7 +106,11 @@ public final class StreamSession {
             }
             Starting pending = starting.remove(id);
             if (pending.resyncReason != null) {
+                // The dropped live events may be newer than the members just read: they are read again at the next
+                // batch, and the client is told to resync once more then.
                 resyncNow(subscription, pending.resyncCursor, pending.resyncReason);
+                subscription.markStale(pending.resyncReason);
+                engine.rereadLater(this, subscription);
             }
             for (Delivery live : pending.buffered) {
                 apply(subscription, live.event(), live.matches(), payloads);
@@ -151,7 +156,11 @@ public final class StreamSession {
         }
         Starting pending = starting.get(subscription.id());
         if (pending == null) {
-            apply(subscription, event, matches, payloads);
+            if (subscription.staleReason() == null) {
+                apply(subscription, event, matches, payloads);
+            } else {
+                subscription.skipThrough(event.cursor());
+            }
         } else if (pending.resyncReason != null) {
             pending.resyncCursor = Math.max(pending.resyncCursor, event.cursor());
         } else if ((pending.buffered.size() + 1L) * OutboundQueue.ENTRY_BYTES <= engine.maxConnectionBytes()) {
@@ -166,19 +175,50 @@ public final class StreamSession {
     /**
      * Tells a subscription it may have missed events through {@code cursor} (G10): the engine could not decide
      * them. Nothing of the subscription through that cursor is sent after this.
+     *
+     * @param members the subscription's members read after the events it missed, which the client's refetch will
+     *                agree with; {@code null} when they could not be read, and the engine reads them again later
      */
-    synchronized void resync(Subscription subscription, long cursor, String reason) {
-        if (subscriptions.get(subscription.id()) != subscription) {
+    synchronized void resync(Subscription subscription, long cursor, String reason, Set<String> members) {
+        if (!holds(subscription)) {
             return;
         }
         Starting pending = starting.get(subscription.id());
-        if (pending == null) {
-            resyncNow(subscription, cursor, reason);
-        } else {
+        if (pending != null) {
             pending.buffered.clear();
             pending.resyncCursor = Math.max(pending.resyncCursor, cursor);
             pending.resyncReason = reason;
+            return;
         }
+        if (members != null) {
+            subscription.reread(members);
+        } else if (subscription.staleReason() == null) {
+            subscription.markStale(reason);
+            engine.rereadLater(this, subscription);
+        }
+        resyncNow(subscription, cursor, reason);
+    }
+
+    /** Whether {@code subscription} is still one of this connection's. */
+    synchronized boolean holds(Subscription subscription) {
+        return subscriptions.get(subscription.id()) == subscription;
+    }
+
+    /**
+     * Ends a subscription the server can no longer follow, with {@code error} naming it; the connection carries
+     * on (G12).
+     */
+    synchronized void end(Subscription subscription, ProtocolError error) {
+        if (holds(subscription)) {
+            subscriptions.remove(subscription.id());
+            starting.remove(subscription.id());
+            outbound.control(Messages.error(error));
+        }
+    }
+
+    /** This connection's subscriptions now. */
+    synchronized List<Subscription> subscriptions() {
+        return List.copyOf(subscriptions.values());
     }
 
     /** Objects the subscriptions of this connection hold now. */
@@ -209,13 +249,6 @@ public final class StreamSession {
 
     void closed() {
         outbound.discard();
-    }
-
-    /** Tells every subscription of this connection to resync through {@code cursor}. */
-    synchronized void resyncAll(long cursor, String reason) {
-        for (Subscription subscription : List.copyOf(subscriptions.values())) {
-            resync(subscription, cursor, reason);
-        }
     }
 
     private void resyncNow(Subscription subscription, long cursor, String reason) {

@@ -15,6 +15,9 @@ import java.util.Set;
  *
  * <p>It also remembers the last cursor it sent, so replayed and live events never repeat (G10). Guarded by its
  * session's lock.
+ *
+ * <p>After a resync the client holds what it refetched, so the members must be read again too: until they are, the
+ * subscription is <em>stale</em>, cannot classify events, and skips them (a second resync covers them).
  */
 final class Subscription {
 
@@ -25,6 +28,7 @@ final class Subscription {
     private final String eventHead;
     private Set<String> members = new HashSet<>();
     private long sentThrough;
+    private String staleReason;
 
     Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer) {
         this.id = id;
@@ -64,6 +68,22 @@ final class Subscription {
     void start(Set<String> initialMembers, long cursor) {
         members = new HashSet<>(initialMembers);
         sentThrough = cursor;
+    }
+
+    /** Replaces the members with a fresh read of the set, made after every event it has skipped. */
+    void reread(Set<String> currentMembers) {
+        members = new HashSet<>(currentMembers);
+        staleReason = null;
+    }
+
+    /** Its members are out of date since a resync for {@code reason}, until {@link #reread}. */
+    void markStale(String reason) {
+        staleReason = reason;
+    }
+
+    /** Why its members are out of date, or {@code null} when they are current. */
+    String staleReason() {
+        return staleReason;
     }
 
     /** The members it holds now. */

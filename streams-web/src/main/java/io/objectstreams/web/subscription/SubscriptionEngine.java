@@ -26,9 +26,12 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -86,6 +89,8 @@ public class SubscriptionEngine {
     private final Object fanOut = new Object();
     private long fannedOutThrough;
     private final AtomicLong failedBatches = new AtomicLong();
+    /** Subscriptions told to resync whose members could not be read again yet; read at the next batch. */
+    private final Set<Owed> stale = ConcurrentHashMap.newKeySet();
     private final DeliveryCounts counts = new DeliveryCounts();
     private final Supplier<SessionReport> reportSource = this::report;
     private OutboundBudget budget;
@@ -147,6 +152,9 @@ public class SubscriptionEngine {
         StreamSession session = subscriber == null ? null : sessions.remove(subscriber);
         if (session != null) {
             session.closed();
+            if (!stale.isEmpty()) {
+                stale.removeIf(owed -> owed.session() == session);
+            }
             release(session.viewer());
         }
     }
@@ -386,7 +394,7 @@ public class SubscriptionEngine {
                 failedBatches.incrementAndGet();
                 LOG.log(Level.SEVERE, "Fan-out of cursors " + batch.firstCursor() + ".." + batch.lastCursor()
                         + " failed; the subscriptions it concerned are told to resync (" + DELIVERY_FAILED + ")", e);
-                resyncAll(batch);
+                resyncConcerned(batch);
             } finally {
                 fannedOutThrough = batch.lastCursor();
             }
@@ -399,13 +407,11 @@ public class SubscriptionEngine {
      */
     void onGap(@Observes StreamGap gap) {
         synchronized (fanOut) {
+            Map<StreamSession, List<Subscription>> owed = new LinkedHashMap<>();
             for (StreamSession session : sessions.values()) {
-                try {
-                    session.resyncAll(gap.throughCursor(), CURSOR_PRUNED);
-                } catch (RuntimeException | Error e) {
-                    closeUntold(session, gap.throughCursor(), e);
-                }
+                owed.put(session, session.subscriptions());
             }
+            resync(owed, gap.throughCursor(), CURSOR_PRUNED);
             fannedOutThrough = Math.max(fannedOutThrough, gap.throughCursor());
         }
     }
@@ -432,6 +438,7 @@ public class SubscriptionEngine {
     }
 
     private void fanOut(StreamBatch batch) {
+        rereadStale();
         List<StreamEvent> events = relevant(batch.events());
         List<Pending> pending = new ArrayList<>();
         // Grouped first by scope instance (one per subscription, no equality checks), then merged by equal scope.
@@ -451,16 +458,146 @@ public class SubscriptionEngine {
         Map<Scope, Set<String>> matchingByInstance = new IdentityHashMap<>();
         bySubscriptionScope.keySet().forEach(scope -> matchingByInstance.put(scope, matching.get(scope)));
         EventPayloads payloads = new EventPayloads();
+        Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
         for (Pending delivery : pending) {
             Set<String> matches = matchingByInstance.get(delivery.subscription().scope());
             if (matches == null) {
                 // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
-                delivery.session().resync(delivery.subscription(), batch.lastCursor(), DELIVERY_FAILED);
+                undecided.computeIfAbsent(delivery.session(), k -> new LinkedHashSet<>()).add(delivery.subscription());
             } else {
                 delivery.session().deliver(delivery.subscription(), delivery.event(),
                         matches.contains(delivery.event().pk()), payloads);
             }
         }
+        resync(undecided, batch.lastCursor(), DELIVERY_FAILED);
+    }
+
+    /**
+     * Tells each owed subscription to resync through {@code cursor}, after reading its members again: the client
+     * refetches once told, so it then holds what the server's set holds, and later events classify alike for both.
+     * A subscription whose members cannot be read now is told all the same, and is read again (and told again) at
+     * the next batch.
+     */
+    private void resync(Map<StreamSession, ? extends Collection<Subscription>> owed, long cursor, String reason) {
+        if (owed.isEmpty()) {
+            return;
+        }
+        Map<Subscription, Set<String>> members;
+        try {
+            members = reread(owed);
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.WARNING, "Could not read the members of the subscriptions told to resync (" + reason
+                    + "); they are read again at the next batch", e);
+            members = Map.of();
+        }
+        for (Map.Entry<StreamSession, ? extends Collection<Subscription>> entry : owed.entrySet()) {
+            StreamSession session = entry.getKey();
+            try {
+                for (Subscription subscription : entry.getValue()) {
+                    session.resync(subscription, cursor, reason, members.get(subscription));
+                }
+            } catch (RuntimeException | Error e) {
+                closeUntold(session, cursor, e);
+            }
+        }
+    }
+
+    /**
+     * Reads again the members of the subscriptions whose members could not be read when they were told to
+     * resync, and tells each that was read to resync once more, through the last cursor fanned out: the client's
+     * refetch after the first resync may be older than the members read now.
+     */
+    private void rereadStale() {
+        if (stale.isEmpty()) {
+            return;
+        }
+        List<Owed> due = List.copyOf(stale);
+        stale.removeAll(due);
+        Map<StreamSession, List<Subscription>> owed = new LinkedHashMap<>();
+        for (Owed entry : due) {
+            owed.computeIfAbsent(entry.session(), k -> new ArrayList<>()).add(entry.subscription());
+        }
+        Map<Subscription, Set<String>> members = reread(owed);
+        for (Owed entry : due) {
+            Set<String> read = members.get(entry.subscription());
+            if (read == null) {
+                if (entry.session().holds(entry.subscription())) {
+                    stale.add(entry);
+                }
+            } else {
+                try {
+                    entry.session().resync(entry.subscription(), fannedOutThrough, entry.subscription().staleReason(), read);
+                } catch (RuntimeException | Error e) {
+                    closeUntold(entry.session(), fannedOutThrough, e);
+                }
+            }
+        }
+    }
+
+    /** Called by a session whose subscription's members must be read again before it can classify events. */
+    void rereadLater(StreamSession session, Subscription subscription) {
+        stale.add(new Owed(session, subscription));
+    }
+
+    /**
+     * The members of each subscription read now, one query per distinct scope; a subscription whose scope could not
+     * be read is absent. A filter or model subscription that now matches more than
+     * {@code streams.websocket.max-member-pks} objects is ended with {@code subscription_too_large}.
+     */
+    private Map<Subscription, Set<String>> reread(Map<StreamSession, ? extends Collection<Subscription>> owed) {
+        Map<Scope, Set<String>> objectPks = new HashMap<>();
+        Set<Scope> sets = new HashSet<>();
+        for (Collection<Subscription> subscriptions : owed.values()) {
+            for (Subscription subscription : subscriptions) {
+                if (subscription.request().isObject()) {
+                    objectPks.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(subscription.request().pk());
+                } else {
+                    sets.add(subscription.scope());
+                }
+            }
+        }
+        int max = settings.maxMemberPks();
+        Map<Scope, Set<String>> read = new HashMap<>();
+        objectPks.forEach((scope, pks) -> {
+            try {
+                read.put(scope, visibility.matching(scope.viewer(), scope.model(), scope.filter(), pks));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Could not read again which " + scope.model() + " objects are visible; their"
+                        + " subscriptions are read again at the next batch", e);
+            }
+        });
+        Map<Scope, Set<String>> setMembers = new HashMap<>();
+        for (Scope scope : sets) {
+            try {
+                setMembers.put(scope, visibility.members(scope.viewer(), scope.model(), scope.filter(), max));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Could not read again the members of a " + scope.model() + " subscription;"
+                        + " it is read again at the next batch", e);
+            }
+        }
+        Map<Subscription, Set<String>> members = new HashMap<>();
+        owed.forEach((session, subscriptions) -> {
+            for (Subscription subscription : subscriptions) {
+                if (subscription.request().isObject()) {
+                    Set<String> visible = read.get(subscription.scope());
+                    if (visible != null) {
+                        String pk = subscription.request().pk();
+                        members.put(subscription, visible.contains(pk) ? Set.of(pk) : Set.of());
+                    }
+                } else {
+                    Set<String> current = setMembers.get(subscription.scope());
+                    if (current != null && current.size() > max) {
+                        session.end(subscription, new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE,
+                                "Subscription " + subscription.id() + " now matches more than " + max + " objects"
+                                        + " (streams.websocket.max-member-pks) and has ended; narrow the filter",
+                                Messages.JSON.createObjectBuilder().add("subscription_id", subscription.id()).build()));
+                    } else if (current != null) {
+                        members.put(subscription, current);
+                    }
+                }
+            }
+        });
+        return members;
     }
 
     /**
@@ -497,20 +634,22 @@ public class SubscriptionEngine {
     }
 
     /** After a failed fan-out: every subscription an event of the batch may concern resyncs past the batch. */
-    private void resyncAll(StreamBatch batch) {
+    private void resyncConcerned(StreamBatch batch) {
+        Map<StreamSession, Set<Subscription>> owed = new LinkedHashMap<>();
         for (StreamSession session : sessions.values()) {
             try {
-                Set<Subscription> concerned = new HashSet<>();
+                Set<Subscription> concerned = new LinkedHashSet<>();
                 for (StreamEvent event : batch.events()) {
                     concerned.addAll(session.concerned(event));
                 }
-                for (Subscription subscription : concerned) {
-                    session.resync(subscription, batch.lastCursor(), DELIVERY_FAILED);
+                if (!concerned.isEmpty()) {
+                    owed.put(session, concerned);
                 }
             } catch (RuntimeException | Error e) {
                 closeUntold(session, batch.lastCursor(), e);
             }
         }
+        resync(owed, batch.lastCursor(), DELIVERY_FAILED);
     }
 
     /**
@@ -545,5 +684,9 @@ public class SubscriptionEngine {
     }
 
     private record Pending(StreamSession session, Subscription subscription, StreamEvent event) {
+    }
+
+    /** A subscription of a session, owed a fresh read of its members. */
+    private record Owed(StreamSession session, Subscription subscription) {
     }
 }
