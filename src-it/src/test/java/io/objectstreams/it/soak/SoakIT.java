@@ -242,19 +242,29 @@ class SoakIT {
             // (25 s apart unless the request set them), as the first may still be accepted by the socket.
             // The soak's own clients stay connected meanwhile, but one may move between servers: compare with them.
             // Both counts are read twice, a second apart, and must agree on both reads.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(75);
+            long fuzzEnded = System.nanoTime();
+            long deadline = fuzzEnded + TimeUnit.SECONDS.toNanos(75);
             long connectionsAfter;
             long soakAfter;
+            // What the server and the soak's clients held, every 5 s: the failure message shows how the count fell.
+            List<String> samples = new ArrayList<>();
+            long nextSample = fuzzEnded;
             while (true) {
                 connectionsAfter = connections(slot);
                 soakAfter = soakConnections(all, base);
+                if (System.nanoTime() - nextSample >= 0) {
+                    samples.add(sample(slot, all, fuzzEnded));
+                    nextSample += TimeUnit.SECONDS.toNanos(5);
+                }
                 Thread.sleep(1_000);
                 boolean settled = connectionsAfter <= soakAfter && connections(slot) <= soakConnections(all, base);
                 if (settled || System.nanoTime() > deadline) {
                     break;
                 }
             }
+            samples.add(sample(slot, all, fuzzEnded));
             Map<String, Jvm.Live> heapAfter = Jvm.histogram(slot.server.jvmPid());
+            samples.add(sample(slot, all, fuzzEnded) + " after a full collection");
             assertThat(Http.send(base, "carol", "POST", "api/it/log/probe", null).status()).isEqualTo(200);
             JsonArray warnings = (JsonArray) Http.send(base, "carol", "GET", "api/it/log/warnings", null).body();
             List<String> logged = warnings.getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
@@ -274,8 +284,8 @@ class SoakIT {
             }
             if (connectionsAfter > soakAfter) {
                 failures.add("fuzz on " + slot + ": " + (connectionsAfter - soakAfter)
-                        + " connections the fuzz closed were still held 75 s later; admin status: "
-                        + Http.send(base, "carol", "GET", "streams/admin/status", null).body());
+                        + " connections the fuzz closed were still held 75 s later; held since the fuzz ended: " + samples
+                        + "; admin status: " + Http.send(base, "carol", "GET", "streams/admin/status", null).body());
             }
             if (after > before + Math.max(32L << 20, before / 4)) {
                 failures.add("fuzz on " + slot + ": live heap grew from " + mb(before) + " MB to " + mb(after)
@@ -286,6 +296,18 @@ class SoakIT {
 
     private static long soakConnections(List<SoakClient> all, URL base) {
         return all.stream().filter(c -> base.equals(c.connectedTo)).count();
+    }
+
+    /** Seconds since the fuzz ended, then what the server held and what the soak's clients held there, per transport. */
+    private static String sample(Cluster.Slot slot, List<SoakClient> all, long fuzzEnded) {
+        JsonObject transports = ((JsonObject) Http.send(slot.base, "carol", "GET", "streams/admin/status", null).body())
+                .getJsonObject("transports");
+        Map<String, Long> soak = new TreeMap<>();
+        all.stream().filter(c -> slot.base.equals(c.connectedTo)).forEach(c -> soak.merge(c.transport(), 1L, Long::sum));
+        return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - fuzzEnded) + " s: server ws="
+                + transports.getJsonObject("webSocket").getJsonNumber("sessions") + " sse="
+                + transports.getJsonObject("sse").getJsonNumber("sessions") + " (ended "
+                + transports.getJsonObject("sse").get("endedByCause") + "), soak " + soak;
     }
 
     /** WebSocket sessions plus SSE streams the server holds, from its admin status. */

@@ -32,6 +32,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private static final Logger LOG = Logger.getLogger(SseSubscriber.class.getName());
     private static final AtomicLong IDS = new AtomicLong();
     private static final byte[] PING = ": ping\n\n".getBytes(StandardCharsets.UTF_8);
+    /** Written one tick after a heartbeat to look at the connection again: nothing reaches the client. */
+    private static final byte[] PROBE = new byte[0];
     private static final IOException CLOSED = new IOException("The SSE connection is closed");
 
     private record Chunk(byte[] bytes, Consumer<Throwable> done, boolean closeAfter) {
@@ -63,6 +65,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private Runnable released;
     /** When the container last said it could take no more ({@link #awaitingWritable} became true). */
     private long awaitingSince;
+    /** A heartbeat was handed to the container since the last tick: the next tick writes {@link #PROBE}. */
+    private boolean probeOwed;
 
     SseSubscriber(SubscriptionEngine engine) {
         this.engine = engine;
@@ -113,6 +117,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
         boolean stalled;
         boolean end;
         boolean ping;
+        boolean probe;
         synchronized (this) {
             if (closed) {
                 return false;
@@ -127,6 +132,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             if (ping) {
                 nextPing = now + pingEvery;
             }
+            probe = !stalled && !end && !ping && probeOwed;
+            probeOwed = false;
         }
         if (stalled) {
             endBecause("stalled");
@@ -138,6 +145,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
             finish(": closing, reconnect\n\n", "lifetime");
         } else if (ping) {
             ping();
+        } else if (probe) {
+            probe();
         }
         return true;
     }
@@ -175,6 +184,23 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
                 return;
             }
             pending.add(new Chunk(PING, null, false));
+            probeOwed = true;
+        }
+        drain();
+    }
+
+    /**
+     * Writes nothing, to learn whether the heartbeat just written found the connection gone. A client that left
+     * still takes its first heartbeat (the socket accepts it); the second one's write fails. Undertow reports that
+     * failure to the write listener. Payara's Grizzly only closes the connection, and the write after it throws,
+     * so without this the stream would be held until its third heartbeat. An empty write costs nothing on the wire.
+     */
+    private void probe() {
+        synchronized (this) {
+            if (closed || awaitingWritable || !pending.isEmpty()) {
+                return;
+            }
+            pending.add(new Chunk(PROBE, null, false));
         }
         drain();
     }
