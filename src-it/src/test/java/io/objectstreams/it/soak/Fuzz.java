@@ -311,9 +311,13 @@ final class Fuzz {
     private void sse(URL base, String user, String query) throws InterruptedException {
         try (SseClient stream = SseClient.open(base, user, query)) {
             if (stream.status() == 200) {
+                long opened = System.nanoTime();
                 SseClient.Frame first = stream.next(15);
                 if (first == null || first.data() == null || !first.data().getString("type", "").equals("subscribed")) {
-                    violation("sse: stream opened without a subscribed frame: " + head(query));
+                    String came = first != null ? "first came " + head(first.raw())
+                            : stream.ended() ? "the stream ended first" : "nothing came";
+                    violation("sse: stream opened without a subscribed frame (" + came + ", after "
+                            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - opened) + " ms): " + head(query));
                 }
                 answer("sse 200 subscribed");
                 return;
