@@ -300,8 +300,7 @@ class SoakIT {
 
     /** Seconds since the fuzz ended, then what the server held and what the soak's clients held there, per transport. */
     private static String sample(Cluster.Slot slot, List<SoakClient> all, long fuzzEnded) {
-        JsonObject transports = ((JsonObject) Http.send(slot.base, "carol", "GET", "streams/admin/status", null).body())
-                .getJsonObject("transports");
+        JsonObject transports = transports(slot);
         Map<String, Long> soak = new TreeMap<>();
         all.stream().filter(c -> slot.base.equals(c.connectedTo)).forEach(c -> soak.merge(c.transport(), 1L, Long::sum));
         return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - fuzzEnded) + " s: server ws="
@@ -312,10 +311,13 @@ class SoakIT {
 
     /** WebSocket sessions plus SSE streams the server holds, from its admin status. */
     private static long connections(Cluster.Slot slot) {
-        Http.Reply status = Http.send(slot.base, "carol", "GET", "streams/admin/status", null);
-        JsonObject transports = ((JsonObject) status.body()).getJsonObject("transports");
+        JsonObject transports = transports(slot);
         return transports.getJsonObject("webSocket").getJsonNumber("sessions").longValue()
                 + transports.getJsonObject("sse").getJsonNumber("sessions").longValue();
+    }
+
+    private static JsonObject transports(Cluster.Slot slot) {
+        return ((JsonObject) Http.send(slot.base, "carol", "GET", "streams/admin/status", null).body()).getJsonObject("transports");
     }
 
     private static String growth(Map<String, Jvm.Live> before, Map<String, Jvm.Live> after) {

@@ -144,9 +144,9 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
         if (end) {
             finish(": closing, reconnect\n\n", "lifetime");
         } else if (ping) {
-            ping();
+            writeIdle(PING);
         } else if (probe) {
-            probe();
+            writeIdle(PROBE);
         }
         return true;
     }
@@ -177,30 +177,21 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
         }
     }
 
-    private void ping() {
+    /**
+     * Writes a heartbeat, or, one tick after it, {@link #PROBE}: nothing, to learn whether the heartbeat found the
+     * connection gone. A client that left still takes its first heartbeat (the socket accepts it); the second one's
+     * write fails. Undertow reports that failure to the write listener. Payara's Grizzly only closes the
+     * connection, and the write after it throws, so without the probe the stream would be held until its third
+     * heartbeat. An empty write costs nothing on the wire.
+     */
+    private void writeIdle(byte[] bytes) {
         synchronized (this) {
             // A frame still being written shows the connection is busy; a ping would only queue behind it.
             if (closed || awaitingWritable || !pending.isEmpty()) {
                 return;
             }
-            pending.add(new Chunk(PING, null, false));
-            probeOwed = true;
-        }
-        drain();
-    }
-
-    /**
-     * Writes nothing, to learn whether the heartbeat just written found the connection gone. A client that left
-     * still takes its first heartbeat (the socket accepts it); the second one's write fails. Undertow reports that
-     * failure to the write listener. Payara's Grizzly only closes the connection, and the write after it throws,
-     * so without this the stream would be held until its third heartbeat. An empty write costs nothing on the wire.
-     */
-    private void probe() {
-        synchronized (this) {
-            if (closed || awaitingWritable || !pending.isEmpty()) {
-                return;
-            }
-            pending.add(new Chunk(PROBE, null, false));
+            pending.add(new Chunk(bytes, null, false));
+            probeOwed = bytes == PING;
         }
         drain();
     }
