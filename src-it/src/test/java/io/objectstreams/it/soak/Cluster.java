@@ -65,6 +65,11 @@ final class Cluster implements AutoCloseable {
         }
     }
 
+    /** Whether the server at {@code base} is up. */
+    boolean up(URL base) {
+        return slots.stream().anyMatch(s -> s.up && s.base.equals(base));
+    }
+
     /** A server that is up, at random; {@code null} when none is. */
     URL pick() {
         List<Slot> up = slots.stream().filter(s -> s.up).toList();

@@ -60,8 +60,12 @@ abstract class SoakClient implements Runnable {
 
     @Override
     public void run() {
+        URL last = null;
         while (running) {
-            URL base = cluster.pick();
+            // Once the churn ends, a client reconnects where it was: what each server holds stays put for the fuzz's
+            // connection and heap comparisons.
+            URL base = !churning && last != null && cluster.up(last) ? last : cluster.pick();
+            last = base;
             try {
                 if (base == null) {
                     Thread.sleep(500);

@@ -32,6 +32,8 @@ final class SoakOracle {
 
     final NavigableMap<Long, Row> rows = new TreeMap<>();
     final Map<String, Row> deletes = new HashMap<>();
+    /** The cursors of each subject's rows, in order. */
+    final Map<String, TreeSet<Long>> rowsOf = new HashMap<>();
     final Map<String, SoakSubscription.Order> orders = new HashMap<>();
     final Map<String, String> owners = new HashMap<>();
     final List<String> violations = new ArrayList<>();
@@ -54,6 +56,7 @@ final class SoakOracle {
                         Row row = new Row(rs.getLong(1), rs.getString(2), rs.getString(3),
                                 Arrays.asList((String[]) fields.getArray()));
                         oracle.rows.put(row.cursor(), row);
+                        oracle.rowsOf.computeIfAbsent(row.pk(), pk -> new TreeSet<>()).add(row.cursor());
                         if (row.op().equals("deleted")) {
                             oracle.deletes.put(row.pk(), row);
                         }
@@ -131,7 +134,6 @@ final class SoakOracle {
         String who = subscription.toString();
         TreeMap<Long, Seen> byCursor = new TreeMap<>();
         TreeMap<Long, Seen> resyncs = new TreeMap<>();
-        Map<String, TreeSet<Long>> eventsOf = new HashMap<>();
         Set<Long> delivered = new HashSet<>();
         long floor = Long.MIN_VALUE;
         for (Seen seen : log) {
@@ -156,7 +158,6 @@ final class SoakOracle {
                     floor = Math.max(floor, seen.cursor());
                     byCursor.put(seen.cursor(), seen);
                     delivered.add(seen.cursor());
-                    eventsOf.computeIfAbsent(seen.pk(), pk -> new TreeSet<>()).add(seen.cursor());
                 }
                 case Seen.RESYNC -> {
                     count("resyncs:" + seen.reason(), 1);
@@ -179,24 +180,13 @@ final class SoakOracle {
                 if (delivered.contains(row.cursor()) || !visible(subscription.user, row.pk()) || !inStaticScope(subscription, row.pk())) {
                     continue;
                 }
-                // Cursors only grow on the wire, so the first message at or after the row is the one at its ceiling.
-                Map.Entry<Long, Seen> first = byCursor.ceilingEntry(row.cursor());
-                if (first != null && first.getValue().type() == Seen.RESYNC) {
-                    count("rows covered by a resync", 1);
-                    continue;
-                }
-                Map.Entry<Long, Seen> resync = resyncs.ceilingEntry(row.cursor());
-                Map.Entry<Long, Seen> nextEvent = first;
-                Row delete = deletes.get(row.pk());
-                TreeSet<Long> later = eventsOf.get(row.pk());
-                Long laterEvent = later == null ? null : later.higher(row.cursor());
-                if (delete != null && delete.cursor() >= row.cursor()) {
-                    count("rows superseded by a delete", 1);
-                } else if (laterEvent != null && (resync == null || laterEvent <= resync.getKey())) {
-                    count("rows coalesced into a later event", 1);
+                String coverage = coverage(row, byCursor, resyncs, delivered);
+                if (coverage != null) {
+                    count(coverage, 1);
                 } else {
+                    Map.Entry<Long, Seen> next = byCursor.ceilingEntry(row.cursor());
                     violation(who + ": gap: " + row + " was never delivered nor covered by a resync; next message: "
-                            + (nextEvent == null ? "none" : nextEvent.getValue()));
+                            + (next == null ? "none" : next.getValue()));
                 }
             }
         }
@@ -210,6 +200,42 @@ final class SoakOracle {
             violation(who + ": did not converge: missing " + SoakSubscription.describe(missing) + ", extra "
                     + SoakSubscription.describe(extra));
         }
+    }
+
+    /**
+     * How a row the subscription was not sent is accounted for, or {@code null} for a gap. Cursors only grow on the
+     * wire, so the first message at or after a row is the one at its ceiling:
+     * <ul>
+     * <li>a resync there names the row;</li>
+     * <li>a later delete of the subject supersedes it;</li>
+     * <li>otherwise the row may have been coalesced into a later change of the same subject (a replay sends each
+     * subject once, at its latest cursor), with no resync in between: that change was sent, or is itself named by
+     * the resync at its ceiling. The second case is a replay cut short: the client left before the replay reached
+     * the subject, resumed from a cursor past the row, and was owed the subject's latest change from there.</li>
+     * </ul>
+     */
+    private String coverage(Row row, NavigableMap<Long, Seen> byCursor, NavigableMap<Long, Seen> resyncs, Set<Long> delivered) {
+        Map.Entry<Long, Seen> first = byCursor.ceilingEntry(row.cursor());
+        if (first != null && first.getValue().type() == Seen.RESYNC) {
+            return "rows covered by a resync";
+        }
+        Row delete = deletes.get(row.pk());
+        if (delete != null && delete.cursor() >= row.cursor()) {
+            return "rows superseded by a delete";
+        }
+        for (Long later : rowsOf.get(row.pk()).tailSet(row.cursor(), false)) {
+            if (!resyncs.subMap(row.cursor(), true, later, false).isEmpty()) {
+                return null;
+            }
+            if (delivered.contains(later)) {
+                return "rows coalesced into a later event";
+            }
+            Map.Entry<Long, Seen> atLater = byCursor.ceilingEntry(later);
+            if (atLater != null && atLater.getValue().type() == Seen.RESYNC) {
+                return "rows coalesced into a later change a resync covers";
+            }
+        }
+        return null;
     }
 
     private boolean inStaticScope(SoakSubscription subscription, String pk) {
