@@ -89,6 +89,8 @@ class SoakIT {
             after.join();
             writing.owners.putAll(after.owners);
             awaitConvergence(fromCursor, writing, subscriptions, "convergence after the fuzz");
+            // A set can hold the right members before its last updates have arrived: let delivery finish first.
+            awaitQuiet(subscriptions);
             for (SoakClient client : all) {
                 client.stop();
             }
@@ -222,6 +224,28 @@ class SoakIT {
             }
             Thread.sleep(500);
         }
+    }
+
+    /**
+     * Waits until no subscription has received anything for 2 s (at most a minute): the writers have stopped, so what
+     * is still on its way arrives before the clients stop and the oracle reads their logs.
+     */
+    private void awaitQuiet(List<SoakSubscription> subscriptions) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MINUTES.toNanos(1);
+        long seen = -1;
+        long quietSince = start;
+        while (System.nanoTime() < deadline) {
+            long now = subscriptions.stream().mapToLong(SoakSubscription::logSize).sum();
+            if (now != seen) {
+                seen = now;
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince >= TimeUnit.SECONDS.toNanos(2)) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        report.put("delivery quiet after", seconds(start));
     }
 
     /** 10,000 messages per transport on each server, with the log watched and the live heap measured around them. */

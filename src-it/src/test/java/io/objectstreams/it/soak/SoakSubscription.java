@@ -155,6 +155,10 @@ final class SoakSubscription {
         return new HashSet<>(view);
     }
 
+    synchronized int logSize() {
+        return log.size();
+    }
+
     synchronized List<Seen> logCopy() {
         return new ArrayList<>(log);
     }
