@@ -32,6 +32,8 @@ abstract class SoakClient implements Runnable {
     volatile boolean running = true;
     volatile boolean churning = true;
     volatile boolean paused;
+    /** A subscription refetched after a resync and subscribes again with its members: end this connection. */
+    volatile boolean resubscribe;
     /** The server this client holds a connection to now, if any. */
     volatile URL connectedTo;
     private Thread thread;
@@ -43,6 +45,9 @@ abstract class SoakClient implements Runnable {
     }
 
     abstract String transport();
+
+    /** The most members a resume on this transport carries. */
+    abstract int maxMembers();
 
     /** One connection's life: returns when it ended (dropped by either side, churned, or the soak stopping). */
     abstract void connectOnce(URL base) throws InterruptedException;
@@ -72,6 +77,7 @@ abstract class SoakClient implements Runnable {
                     continue;
                 }
                 connections.incrementAndGet();
+                resubscribe = false;
                 connectOnce(base);
                 Thread.sleep(ThreadLocalRandom.current().nextLong(50, 500));
             } catch (InterruptedException e) {
@@ -108,6 +114,9 @@ abstract class SoakClient implements Runnable {
                 SoakSubscription subscription = subscription(message);
                 subscription.resync(message);
                 refetch(base, subscription);
+                if (subscription.resubscribesAfterRefetch(maxMembers())) {
+                    resubscribe = true;
+                }
             }
             case "error" -> {
                 error(message.getString("code", "?"));

@@ -168,6 +168,12 @@ final class SoakOracle {
                     byCursor.putIfAbsent(seen.cursor(), seen);
                     resyncs.put(seen.cursor(), seen);
                 }
+                case Seen.REFETCH -> {
+                    // The client holds the database as of this cursor; a client that carries on live may still be
+                    // sent older events, so the floor stays where it is.
+                    count("refetches", 1);
+                    byCursor.putIfAbsent(seen.cursor(), seen);
+                }
                 default -> floor = Math.max(floor, seen.cursor());
             }
         }
@@ -206,7 +212,7 @@ final class SoakOracle {
      * How a row the subscription was not sent is accounted for, or {@code null} for a gap. Cursors only grow on the
      * wire, so the first message at or after a row is the one at its ceiling:
      * <ul>
-     * <li>a resync there names the row;</li>
+     * <li>a resync there names the row, or a refetch after a resync read the database past it;</li>
      * <li>a later delete of the subject supersedes it;</li>
      * <li>otherwise the row may have been coalesced into a later change of the same subject (a replay sends each
      * subject once, at its latest cursor), with no resync in between: that change was sent, or is itself named by
@@ -218,6 +224,9 @@ final class SoakOracle {
         Map.Entry<Long, Seen> first = byCursor.ceilingEntry(row.cursor());
         if (first != null && first.getValue().type() == Seen.RESYNC) {
             return "rows covered by a resync";
+        }
+        if (first != null && first.getValue().type() == Seen.REFETCH) {
+            return "rows covered by a refetch";
         }
         Row delete = deletes.get(row.pk());
         if (delete != null && delete.cursor() >= row.cursor()) {
@@ -231,7 +240,7 @@ final class SoakOracle {
                 return "rows coalesced into a later event";
             }
             Map.Entry<Long, Seen> atLater = byCursor.ceilingEntry(later);
-            if (atLater != null && atLater.getValue().type() == Seen.RESYNC) {
+            if (atLater != null && atLater.getValue().type() != Seen.EVENT) {
                 return "rows coalesced into a later change a resync covers";
             }
         }

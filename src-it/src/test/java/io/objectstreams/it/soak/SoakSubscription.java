@@ -30,6 +30,8 @@ final class SoakSubscription {
         static final char EVENT = 'E';
         static final char RESYNC = 'R';
         static final char START = 'S';
+        /** A refetch after a resync: the client holds the database as of this cursor. */
+        static final char REFETCH = 'F';
     }
 
     /** An order as the REST API lists it. */
@@ -85,7 +87,20 @@ final class SoakSubscription {
             startCursor = cursor;
             lastCursor = cursor;
             log.add(new Seen(Seen.START, cursor, null, null, null, List.of(), "snapshot"));
+        } else {
+            // After a resync: the client holds the database as of this cursor, and resumes from it.
+            lastCursor = Math.max(lastCursor, cursor);
+            log.add(new Seen(Seen.REFETCH, lastCursor, null, null, null, List.of(), "refetch"));
         }
+    }
+
+    /**
+     * Whether, after a refetch, the client subscribes again from the refetch's cursor with its members (see
+     * reliability.md, problem 8) rather than carrying on live: for a filter or model subscription whose members
+     * fit the transport's limit.
+     */
+    synchronized boolean resubscribesAfterRefetch(int maxMembers) {
+        return kind != Kind.OBJECT && !view.isEmpty() && view.size() <= maxMembers;
     }
 
     /** The WebSocket subscribe message resuming from {@link #lastCursor}, with members when they fit. */

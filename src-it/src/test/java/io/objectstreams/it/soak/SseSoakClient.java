@@ -17,6 +17,11 @@ final class SseSoakClient extends SoakClient {
     }
 
     @Override
+    int maxMembers() {
+        return MAX_MEMBERS_SSE;
+    }
+
+    @Override
     void connectOnce(URL base) throws InterruptedException {
         SoakSubscription subscription = subscriptions.get(0);
         if (!subscription.started()) {
@@ -39,7 +44,7 @@ final class SseSoakClient extends SoakClient {
             }
             connectedTo = base;
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetime());
-            while (running && (!churning || System.nanoTime() - until < 0)) {
+            while (running && !resubscribe && (!churning || System.nanoTime() - until < 0)) {
                 SseClient.Frame frame = stream.next(1);
                 if (frame == null) {
                     if (stream.ended()) {

@@ -25,6 +25,11 @@ final class WsSoakClient extends SoakClient {
     }
 
     @Override
+    int maxMembers() {
+        return MAX_MEMBERS_WS;
+    }
+
+    @Override
     void connectOnce(URL base) throws InterruptedException {
         for (SoakSubscription subscription : subscriptions) {
             if (!subscription.started()) {
@@ -52,7 +57,7 @@ final class WsSoakClient extends SoakClient {
                 }
             }
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetime());
-            while (running && (!churning || System.nanoTime() - until < 0)
+            while (running && !resubscribe && (!churning || System.nanoTime() - until < 0)
                     && !(connection.closed && connection.received.isEmpty())) {
                 if (paused) {
                     Thread.sleep(100);
@@ -94,6 +99,9 @@ final class WsSoakClient extends SoakClient {
             }
             if (!handle(base, message)) {
                 Thread.sleep(1_000);
+                return false;
+            }
+            if (resubscribe) {
                 return false;
             }
         }

@@ -25,8 +25,9 @@
  * @property {number} [cursor] resume after this cursor (e.g. a `Streams-Cursor` header)
  * @property {Iterable<string|number>} [members] the pks held at `cursor` (filter and model subscriptions)
  * @property {(event: StreamMessage, subscription: Subscription) => void} [onEvent]
- * @property {(resync: StreamMessage, subscription: Subscription) => void} [onResync] reload, then call
- *   `subscription.reset(members)`
+ * @property {(resync: StreamMessage, subscription: Subscription) => void} [onResync] reload; then, for a filter or
+ *   model subscription, unsubscribe and subscribe again from the reload (`subscribeAfterLoad`), or call
+ *   `subscription.reset(members)` to carry on live (see docs/client.md for the race that leaves)
  * @property {(subscribed: StreamMessage, subscription: Subscription) => void} [onSubscribed]
  * @property {(error: StreamMessage, subscription: Subscription) => void} [onError] a refusal; the subscription ends
  */
