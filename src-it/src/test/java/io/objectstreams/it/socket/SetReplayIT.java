@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.SseClient;
 import io.objectstreams.it.support.SseClient.Frame;
 import io.objectstreams.it.support.StoreClient;
@@ -302,5 +303,65 @@ class SetReplayIT {
         Map<String, JsonValue> fresh = new HashMap<>();
         alice.get("api/orders").body().asJsonArray().forEach(o -> fresh.put(o.asJsonObject().get("id").toString(), o));
         assertThat(view).isEqualTo(fresh);
+    }
+
+    /**
+     * Defect 8 of the soak (docs/reliability.md): a client refetches between an order's create and its delete, and
+     * both reach the fan-out only after the delete committed. Membership is decided against the database at
+     * fan-out time, where the order no longer exists, so a subscription that carries on live is told nothing of
+     * it, and a client that kept what it refetched would keep the order for good. Subscribing again from the
+     * refetch's {@code Streams-Cursor} with the refetched pks as {@code members} tells it {@code deleted}, once.
+     */
+    @Test
+    void aClientThatRefetchedBetweenACreateAndItsDeleteLearnsOfTheDeleteByResubscribingWithMembers() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        awaitAssigned();
+        try (StreamClient live = StreamClient.connect(base, "alice");
+             StreamClient resubscribed = StreamClient.connect(base, "alice")) {
+            live.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\",\"subscription_id\":\"note\"}");
+            live.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"orders\"}");
+            assertThat(live.next().getString("type")).isEqualTo("subscribed");
+            assertThat(live.next().getString("type")).isEqualTo("subscribed");
+
+            // The note's subscription makes its next change cost a slow policy query on the delivery thread: the
+            // batches behind it, the order's create and delete, reach the fan-out after both committed.
+            alice.post("api/it/visibility-fault?deliveryDelayMillis=4000", null);
+            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+            long order = order("alice", "open");
+            StoreClient.Reply refetch = alice.get("api/orders");
+            long cursor = Long.parseLong(refetch.header("Streams-Cursor"));
+            List<String> held = new ArrayList<>();
+            refetch.body().asJsonArray().forEach(o -> held.add(o.asJsonObject().get("id").toString()));
+            assertThat(held).as("the refetch ran after the create").contains(Long.toString(order));
+            alice.delete("api/orders/" + order);
+            long deleteCursor = awaitCursorOfDelete(order);
+            assertThat(Health.listener(Health.root(base), "ready").number("lastDeliveredCursor")).as("the delete is not yet fanned out").isLessThan(deleteCursor);
+
+            resubscribed.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"again\","
+                    + "\"cursor\":" + cursor + ",\"members\":" + members(held) + "}");
+            assertThat(resubscribed.next().getString("type")).isEqualTo("subscribed");
+            JsonObject deleted = resubscribed.next();
+            assertThat(deleted.getString("type")).as("%s", deleted).isEqualTo("event");
+            assertThat(deleted.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(order));
+            assertThat(deleted.getString("list_action")).isEqualTo("deleted");
+            assertThat(resubscribed.drain(2000)).as("the order once").isEmpty();
+
+            // The subscription that carried on live never had the order, so it hears nothing of it: a client that
+            // refetched and carried on would keep it. This is why the protocol says to resubscribe.
+            assertThat(live.drain(2000)).as("the live set is told nothing of the order")
+                    .noneMatch(m -> m.getString("subscription_id", "").equals("orders"));
+        }
+    }
+
+    /** The cursor of the outbox row of the order's delete, once assigned. */
+    private static long awaitCursorOfDelete(long order) {
+        return await().atMost(Duration.ofSeconds(30)).until(() -> {
+            try (var c = TestDatabase.connect(); var s = c.createStatement();
+                 var rs = s.executeQuery("SELECT coalesce(max(cursor), 0) FROM streams_outbox WHERE model = '" + MODEL
+                         + "' AND subject_pk = '" + order + "' AND op = 'deleted'")) {
+                return rs.next() ? rs.getLong(1) : 0L;
+            }
+        }, c -> c > 0);
     }
 }
