@@ -40,7 +40,7 @@ public class StreamsFeed {
     @PostConstruct
     void load() {
         settings = new TransportSettings(config.maxSubscriptions(), config.maxFrameBytes(), config.maxMemberPks(),
-                config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.senderThreads(),
+                config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.pingInterval(), config.senderThreads(),
                 config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
                 config.maxConnectionsPerPrincipal(), config.cursorHeaderEverywhere());
     }

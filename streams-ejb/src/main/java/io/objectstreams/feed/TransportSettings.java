@@ -13,6 +13,7 @@ import java.util.Set;
  * @param maxConnectionBytes {@code streams.outbound.max-connection-bytes}
  * @param maxServerBytes     {@code streams.outbound.max-server-bytes}
  * @param maxIdle            {@code streams.websocket.max-idle}; zero for never
+ * @param pingInterval       {@code streams.websocket.ping-interval}; zero for never
  * @param senderThreads      {@code streams.websocket.sender-threads}
  * @param allowedOrigins     {@code streams.websocket.allowed-origins}, normalized; {@code *} for any
  * @param replayLimit        {@code streams.replay-limit}
@@ -22,7 +23,7 @@ import java.util.Set;
  * @param cursorHeaderEverywhere     {@code streams.rest.cursor-header}
  */
 public record TransportSettings(int maxSubscriptions, int maxFrameBytes, int maxMemberPks, long maxConnectionBytes,
-                                long maxServerBytes, Duration maxIdle, int senderThreads, Set<String> allowedOrigins,
+                                long maxServerBytes, Duration maxIdle, Duration pingInterval, int senderThreads, Set<String> allowedOrigins,
                                 int replayLimit, int maxConnectionMemberPks, int maxConnections,
                                 int maxConnectionsPerPrincipal, boolean cursorHeaderEverywhere) {
 

@@ -97,6 +97,17 @@ final class ConfigRules {
         return parsed;
     }
 
+    /** As {@link #durationOrZero}, but a duration other than 0 must be at least {@code min}. */
+    static java.time.Duration durationOrZero(String key, Optional<String> value, java.time.Duration defaultValue,
+                                             java.time.Duration min) {
+        java.time.Duration parsed = durationOrZero(key, value, defaultValue);
+        if (!parsed.isZero() && parsed.compareTo(min) < 0) {
+            throw invalid(key, "'" + value.map(String::trim).orElse("") + "' is shorter than " + min.toMillis()
+                    + "ms; use 0 to turn it off");
+        }
+        return parsed;
+    }
+
     static java.time.Duration parseDuration(String text) {
         java.util.regex.Matcher m = DURATION.matcher(text.toLowerCase(java.util.Locale.ROOT));
         if (m.matches()) {

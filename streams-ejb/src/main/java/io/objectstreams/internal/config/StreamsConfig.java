@@ -130,6 +130,14 @@ public class StreamsConfig {
     public static final String MAX_IDLE = "streams.websocket.max-idle";
     public static final Duration DEFAULT_MAX_IDLE = Duration.ZERO;
 
+    /**
+     * How often the server pings each WebSocket connection; a connection that has answered nothing (no pong, no
+     * message) for two intervals is closed as unresponsive. 0: never ping. Catches connections whose client is gone
+     * without the container noticing, which would otherwise hold their slot and subscriptions for good.
+     */
+    public static final String PING_INTERVAL = "streams.websocket.ping-interval";
+    public static final Duration DEFAULT_PING_INTERVAL = Duration.ofSeconds(30);
+
     /** Threads that send queued messages, so the delivery thread never waits on a send. */
     public static final String SENDER_THREADS = "streams.websocket.sender-threads";
     public static final int DEFAULT_SENDER_THREADS = Runtime.getRuntime().availableProcessors();
@@ -182,6 +190,7 @@ public class StreamsConfig {
     private long maxConnectionBytes;
     private long maxServerBytes;
     private Duration maxIdle;
+    private Duration pingInterval;
     private int senderThreads;
     private java.util.Set<String> allowedOrigins;
     private volatile DataSource dataSource;
@@ -234,6 +243,8 @@ public class StreamsConfig {
         maxConnectionBytes = ConfigRules.bytes(MAX_CONNECTION_BYTES, text(MAX_CONNECTION_BYTES),
                 Math.min(DEFAULT_MAX_CONNECTION_BYTES, maxServerBytes), 16L << 10, maxServerBytes);
         maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
+        pingInterval = ConfigRules.durationOrZero(PING_INTERVAL, text(PING_INTERVAL), DEFAULT_PING_INTERVAL,
+                Duration.ofMillis(100));
         senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
         cursorHeaderEverywhere = ConfigRules.bool(CURSOR_HEADER, text(CURSOR_HEADER), false);
@@ -309,6 +320,11 @@ public class StreamsConfig {
     /** {@link Duration#ZERO} for never. */
     public Duration maxIdle() {
         return maxIdle;
+    }
+
+    /** {@link Duration#ZERO} for never. */
+    public Duration pingInterval() {
+        return pingInterval;
     }
 
     /** Allowed foreign origins, normalized ({@code scheme://host:port}, lower case); {@code *} for any. */

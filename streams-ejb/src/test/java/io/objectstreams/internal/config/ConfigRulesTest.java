@@ -69,6 +69,19 @@ class ConfigRulesTest {
     }
 
     @Test
+    void aDurationWithAMinimumAcceptsZeroAndTheMinimumButNothingShorter() {
+        java.time.Duration min = java.time.Duration.ofMillis(100);
+        java.time.Duration fallback = java.time.Duration.ofSeconds(30);
+        assertThat(ConfigRules.durationOrZero("k", Optional.empty(), fallback, min)).isEqualTo(fallback);
+        assertThat(ConfigRules.durationOrZero("k", Optional.of("0"), fallback, min)).isZero();
+        assertThat(ConfigRules.durationOrZero("k", Optional.of("100ms"), fallback, min)).isEqualTo(min);
+        assertThatThrownBy(() -> ConfigRules.durationOrZero("streams.websocket.ping-interval", Optional.of("50ms"), fallback, min))
+                .hasMessageContaining("streams.websocket.ping-interval").hasMessageContaining("shorter than 100ms");
+        assertThatThrownBy(() -> ConfigRules.durationOrZero("streams.websocket.ping-interval", Optional.of("-1s"), fallback, min))
+                .hasMessageContaining("0 or a positive duration");
+    }
+
+    @Test
     void integersMustBeWholeAndInRange() {
         assertThat(ConfigRules.integer("k", Optional.of("-1"), 5, -1, 10)).isEqualTo(-1);
         assertThat(ConfigRules.integer("k", Optional.empty(), 5, -1, 10)).isEqualTo(5);

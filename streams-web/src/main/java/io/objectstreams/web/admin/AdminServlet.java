@@ -157,11 +157,12 @@ public class AdminServlet extends HttpServlet {
         body.add("transports", Messages.JSON.createObjectBuilder()
                         .add("webSocket", Messages.JSON.createObjectBuilder()
                                 .add("sessions", sessions.sessions() - sessions.sseSessions())
-                                .add("subscriptions", sessions.subscriptions() - sessions.sseSubscriptions()))
+                                .add("subscriptions", sessions.subscriptions() - sessions.sseSubscriptions())
+                                .add("endedByCause", ended("websocket.")))
                         .add("sse", Messages.JSON.createObjectBuilder()
                                 .add("sessions", sessions.sseSessions())
                                 .add("subscriptions", sessions.sseSubscriptions())
-                                .add("endedByCause", endedSse())))
+                                .add("endedByCause", ended("sse."))))
                 .add("queuedMessages", sessions.queuedMessages())
                 .add("queuedBytes", sessions.queuedBytes())
                 .add("maxQueuedBytes", sessions.maxQueuedBytes())
@@ -190,11 +191,12 @@ public class AdminServlet extends HttpServlet {
         return body.add("retention", policy).build();
     }
 
-    private JsonObjectBuilder endedSse() {
+    /** Connections of one transport ({@code prefix}: its name and a dot) that ended, by cause. */
+    private JsonObjectBuilder ended(String prefix) {
         JsonObjectBuilder byCause = Messages.JSON.createObjectBuilder();
         engine.endedConnections().forEach((cause, count) -> {
-            if (cause.startsWith("sse.")) {
-                byCause.add(cause.substring(4), count);
+            if (cause.startsWith(prefix)) {
+                byCause.add(cause.substring(prefix.length()), count);
             }
         });
         return byCause;

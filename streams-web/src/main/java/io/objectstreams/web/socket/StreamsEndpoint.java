@@ -12,6 +12,7 @@ import jakarta.websocket.OnClose;
 import jakarta.websocket.OnError;
 import jakarta.websocket.OnMessage;
 import jakarta.websocket.OnOpen;
+import jakarta.websocket.PongMessage;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
 import java.io.IOException;
@@ -37,6 +38,9 @@ public class StreamsEndpoint {
     @Inject
     StreamsFeed feed;
 
+    @Inject
+    WebSocketKeepAlive keepAlive;
+
     private WebSocketSubscriber subscriber;
 
     @OnOpen
@@ -46,11 +50,14 @@ public class StreamsEndpoint {
         // The container closes the session on a frame above its buffer (1009); leave room above the protocol's
         // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
         session.setMaxTextMessageBufferSize(CONTAINER_FRAME_BYTES);
-        session.setMaxIdleTimeout(settings.maxIdle().toMillis());
-        WebSocketSubscriber opened = new WebSocketSubscriber(session, settings.maxFrameBytes(), sendLoader(settings));
+        // Never the container's idle timeout: pings would reset it, and its timer is costly on Payara. The keep-alive
+        // keeps streams.websocket.max-idle instead.
+        session.setMaxIdleTimeout(0);
+        WebSocketSubscriber opened = new WebSocketSubscriber(session, settings.maxFrameBytes());
         try {
             opened.attach(engine.open(opened, viewer));
             subscriber = opened;
+            keepAlive.watch(opened);
         } catch (ProtocolError refused) {
             refuse(session, refused);
         }
@@ -73,28 +80,28 @@ public class StreamsEndpoint {
         }
     }
 
+    /** The answer to the keep-alive's ping ({@link WebSocketKeepAlive}). */
+    @OnMessage
+    public void pong(PongMessage pong) {
+        if (subscriber != null) {
+            subscriber.heard();
+        }
+    }
+
     @OnClose
     public void close(CloseReason reason) {
-        engine.close(subscriber);
+        if (subscriber != null) {
+            keepAlive.forget(subscriber);
+            engine.close(subscriber, "close_" + reason.getCloseCode().getCode());
+        }
     }
 
     @OnError
     public void error(Session session, Throwable failure) {
         LOG.log(Level.FINE, "WebSocket session " + session.getId() + " failed", failure);
         if (subscriber != null) {
-            engine.close(subscriber);
+            keepAlive.forget(subscriber);
+            engine.close(subscriber, "error");
         }
-    }
-
-    /**
-     * The context class loader a send runs with. Payara's WebSocket implementation reschedules the session's idle
-     * timer on every send, even with no idle timeout, through a managed executor that captures the caller's
-     * context; capturing it scans every jar the context class loader sees for service files, which cost more
-     * than the send itself (docs/benchmarks.md, "Delivery"). With no idle timeout (the default) the timer never
-     * acts, so sends run with the platform class loader, which has nothing to scan. With an idle timeout, the
-     * timer closes the session in that context, so the application's loader stays.
-     */
-    private static ClassLoader sendLoader(TransportSettings settings) {
-        return settings.maxIdle().isZero() ? ClassLoader.getPlatformClassLoader() : null;
     }
 }

@@ -14,6 +14,7 @@ import jakarta.websocket.SendResult;
 import jakarta.websocket.Session;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -30,20 +31,30 @@ final class WebSocketSubscriber implements Subscriber {
     private static final Logger LOG = Logger.getLogger(WebSocketSubscriber.class.getName());
     /** Server-side failures while handling client messages: one stack trace a minute, the rest counted. */
     private static final RateLimitedLog FAILURES = new RateLimitedLog(Duration.ofMinutes(1));
+    /**
+     * The context class loader sends and pings run with. Payara's WebSocket implementation reschedules the
+     * session's idle timer on every send, even with no idle timeout, through a managed executor that captures the
+     * caller's context; capturing it scans every jar the context class loader sees for service files, which cost
+     * more than the send itself (docs/benchmarks.md, "Delivery"). The container's idle timeout is always off
+     * ({@code streams.websocket.max-idle} is kept by {@link WebSocketKeepAlive}), so that timer never acts, and
+     * the platform class loader, which has nothing to scan, is enough.
+     */
+    private static final ClassLoader SEND_LOADER = ClassLoader.getPlatformClassLoader();
+    private static final byte[] PING = "streams".getBytes(StandardCharsets.US_ASCII);
 
     private final Session socket;
     private final int maxFrameBytes;
-    private final ClassLoader sendLoader;
     private StreamSession session;
+    /** When the client last showed it is there (a pong or a message), by {@link System#nanoTime}. */
+    private volatile long lastHeard = System.nanoTime();
+    /** When a message last went either way (pings and pongs do not count), by {@link System#nanoTime}. */
+    private volatile long lastActive = lastHeard;
+    /** When the keep-alive pings next; read and written by its clock only. */
+    long nextPing = lastHeard;
 
-    /**
-     * @param sendLoader the context class loader sends run with, or {@code null} for the caller's (see
-     *                   {@link StreamsEndpoint#sendLoader})
-     */
-    WebSocketSubscriber(Session socket, int maxFrameBytes, ClassLoader sendLoader) {
+    WebSocketSubscriber(Session socket, int maxFrameBytes) {
         this.socket = socket;
         this.maxFrameBytes = maxFrameBytes;
-        this.sendLoader = sendLoader;
     }
 
     void attach(StreamSession engineSession) {
@@ -65,10 +76,41 @@ final class WebSocketSubscriber implements Subscriber {
         Thread current = Thread.currentThread();
         ClassLoader application = current.getContextClassLoader();
         try {
-            if (sendLoader != null) {
-                current.setContextClassLoader(sendLoader);
-            }
+            lastActive = System.nanoTime();
+            current.setContextClassLoader(SEND_LOADER);
             socket.getAsyncRemote().sendText(text, (SendResult result) -> done.accept(result.isOK() ? null : result.getException()));
+        } finally {
+            current.setContextClassLoader(application);
+        }
+    }
+
+    /** The client answered a ping. */
+    void heard() {
+        lastHeard = System.nanoTime();
+    }
+
+    long lastHeard() {
+        return lastHeard;
+    }
+
+    long lastActive() {
+        return lastActive;
+    }
+
+    /**
+     * Sends a ping without waiting for it (the asynchronous remote's ping does not block on either server).
+     * Returns false when the container refuses it: the connection is gone.
+     */
+    boolean ping() {
+        Thread current = Thread.currentThread();
+        ClassLoader application = current.getContextClassLoader();
+        try {
+            current.setContextClassLoader(SEND_LOADER);
+            socket.getAsyncRemote().sendPing(ByteBuffer.wrap(PING));
+            return true;
+        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
+            LOG.log(Level.FINE, "Pinging WebSocket session " + socket.getId() + " failed", e);
+            return false;
         } finally {
             current.setContextClassLoader(application);
         }
@@ -76,7 +118,10 @@ final class WebSocketSubscriber implements Subscriber {
 
     @Override
     public void close(String reason, boolean clientFault) {
-        CloseReason.CloseCode code = clientFault ? CloseReason.CloseCodes.VIOLATED_POLICY : CloseReason.CloseCodes.UNEXPECTED_CONDITION;
+        close(clientFault ? CloseReason.CloseCodes.VIOLATED_POLICY : CloseReason.CloseCodes.UNEXPECTED_CONDITION, reason);
+    }
+
+    void close(CloseReason.CloseCode code, String reason) {
         try {
             socket.close(new CloseReason(code, reason));
         } catch (IOException | IllegalStateException e) {
@@ -86,6 +131,8 @@ final class WebSocketSubscriber implements Subscriber {
 
     /** Handles one client frame. */
     void handle(String text) {
+        lastHeard = System.nanoTime();
+        lastActive = lastHeard;
         try {
             if (tooLarge(text, maxFrameBytes)) {
                 throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is larger than "
