@@ -46,13 +46,17 @@ public final class FanOutLoadBenchmark {
 
 
     private static final List<String> SERVERS = List.of(System.getProperty("bench.servers", "payara-micro,wildfly").split(","));
+    /** Connection counts for the load phases; empty ({@code -Dbench.connections=}) runs only the idle phase. */
     private static final int[] CONNECTIONS = Arrays.stream(System.getProperty("bench.connections", "1000,5000").split(","))
-            .mapToInt(Integer::parseInt).toArray();
+            .filter(c -> !c.isBlank()).mapToInt(Integer::parseInt).toArray();
     private static final int RATE = Integer.getInteger("bench.rate", 75);
     private static final Duration LOAD_TIME = Duration.ofSeconds(Integer.getInteger("bench.seconds", 20));
     private static final int LATENCY_WRITES = Integer.getInteger("bench.latency.writes", 200);
     /** Idle connections for the heap-per-connection measurement; 0 skips it. */
     private static final int IDLE_CONNECTIONS = Integer.getInteger("bench.idle", 10_000);
+    /** How long the idle connections are then held, pinged every {@code bench.idle.ping}, before they are counted. */
+    private static final int IDLE_HOLD_SECONDS = Integer.getInteger("bench.idle.hold", 60);
+    private static final String IDLE_PING = System.getProperty("bench.idle.ping", "2s");
     private static final Path OUTPUT = Path.of(System.getProperty("bench.output", "../docs/benchmarks"));
 
     private FanOutLoadBenchmark() {
@@ -131,9 +135,11 @@ public final class FanOutLoadBenchmark {
     private static double[] idleHeap(String kind, int count) throws Exception {
         File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
         System.out.printf("%n== %s, %d idle connections ==%n", kind, count);
+        Map<String, String> env = new java.util.HashMap<>(LOAD_LIMITS);
+        env.put("STREAMS_WEBSOCKET_PING_INTERVAL", IDLE_PING);
         try (ServerProcess server = kind.equals("wildfly")
-                ? ServerProcess.start("wildfly", "idle", archive, LOAD_LIMITS)
-                : PayaraMicroProcess.start("idle", Ports.free(), archive, LOAD_LIMITS)) {
+                ? ServerProcess.start("wildfly", "idle", archive, env)
+                : PayaraMicroProcess.start("idle", Ports.free(), archive, env)) {
             server.awaitStarted(Duration.ofMinutes(3));
             awaitReady(server.healthRoot());
             try (LoadClients warm = LoadClients.open(server.deployment(), 30)) {
@@ -144,9 +150,32 @@ public final class FanOutLoadBenchmark {
             try (LoadClients clients = LoadClients.open(server.deployment(), count)) {
                 long after = ServerStats.retainedHeap(server.jvmPid());
                 System.out.printf("%d connections: retained heap %d MB -> %d MB%n", clients.size(), before >> 20, after >> 20);
+                if (IDLE_HOLD_SECONDS > 0) {
+                    holdPinged(server, clients.size());
+                }
                 return new double[] {before, after};
             }
         }
+    }
+
+    /**
+     * Holds the idle connections while the server pings each every {@code bench.idle.ping}: none may be closed as
+     * unresponsive (the clients answer pings), and the server CPU the pings cost is printed.
+     */
+    private static void holdPinged(ServerProcess server, int connections) throws Exception {
+        long cpuBefore = ServerStats.cpuMillis(server.jvmPid());
+        long start = System.nanoTime();
+        ServerStats.profileIfAsked(server.jvmPid(), "idle-pinged-" + connections, Duration.ofSeconds(IDLE_HOLD_SECONDS));
+        Thread.sleep(IDLE_HOLD_SECONDS * 1000L);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long cpu = ServerStats.cpuMillis(server.jvmPid()) - cpuBefore;
+        jakarta.json.JsonObject webSocket = StoreClient.as("carol", server.deployment()).get("streams/admin/status").object()
+                .getJsonObject("transports").getJsonObject("webSocket");
+        double pings = connections * seconds / java.time.Duration.parse("PT" + IDLE_PING.toUpperCase()).toMillis() * 1000;
+        System.out.printf("held %.0f s, pinged every %s (about %.0f pings): sessions %d of %d, ended %s, server CPU %d ms"
+                + " (%.1f%% of one core, %.1f µs per ping)%n", seconds, IDLE_PING, pings,
+                webSocket.getInt("sessions"), connections, webSocket.getJsonObject("endedByCause"), cpu,
+                100.0 * cpu / (seconds * 1000), cpu * 1000.0 / pings);
     }
 
     /** One writer, 20 ms between writes: every (write, owed connection) latency, as p50/p95/p99/max in ms. */
