@@ -40,8 +40,8 @@ public class StreamsFeed {
     @PostConstruct
     void load() {
         settings = new TransportSettings(config.maxSubscriptions(), config.maxFrameBytes(), config.maxMemberPks(),
-                config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.pingInterval(), config.senderThreads(),
-                config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
+                config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.pingInterval(),
+                config.senderThreads(), config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
                 config.maxConnectionsPerPrincipal(), config.cursorHeaderEverywhere());
     }
 

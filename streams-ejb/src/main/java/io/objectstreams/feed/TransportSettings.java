@@ -23,8 +23,8 @@ import java.util.Set;
  * @param cursorHeaderEverywhere     {@code streams.rest.cursor-header}
  */
 public record TransportSettings(int maxSubscriptions, int maxFrameBytes, int maxMemberPks, long maxConnectionBytes,
-                                long maxServerBytes, Duration maxIdle, Duration pingInterval, int senderThreads, Set<String> allowedOrigins,
-                                int replayLimit, int maxConnectionMemberPks, int maxConnections,
+                                long maxServerBytes, Duration maxIdle, Duration pingInterval, int senderThreads,
+                                Set<String> allowedOrigins, int replayLimit, int maxConnectionMemberPks, int maxConnections,
                                 int maxConnectionsPerPrincipal, boolean cursorHeaderEverywhere) {
 
     /**

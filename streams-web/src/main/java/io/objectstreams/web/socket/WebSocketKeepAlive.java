@@ -10,6 +10,7 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.websocket.CloseReason;
 import jakarta.websocket.CloseReason.CloseCodes;
 import java.time.Duration;
 import java.util.Set;
@@ -95,31 +96,34 @@ public class WebSocketKeepAlive {
         for (WebSocketSubscriber subscriber : open) {
             try {
                 if (maxIdleNanos > 0 && now - subscriber.lastActive() > maxIdleNanos) {
-                    end(subscriber, "idle");
-                    subscriber.close(CloseCodes.GOING_AWAY, "Idle for longer than streams.websocket.max-idle");
+                    end(subscriber, "idle", CloseCodes.GOING_AWAY, "Idle for longer than streams.websocket.max-idle");
                 } else if (pingNanos > 0 && now - subscriber.lastHeard() > 2 * pingNanos) {
-                    end(subscriber, "unresponsive");
-                    subscriber.close(CloseCodes.VIOLATED_POLICY, "No answer to two pings (streams.websocket.ping-interval)");
+                    end(subscriber, "unresponsive", CloseCodes.VIOLATED_POLICY,
+                            "No answer to two pings (streams.websocket.ping-interval)");
                 } else if (pingNanos > 0 && now - subscriber.nextPing >= 0) {
                     subscriber.nextPing = now + pingNanos;
                     if (!subscriber.ping()) {
-                        end(subscriber, "ping_failed");
-                        subscriber.close(CloseCodes.UNEXPECTED_CONDITION, "The ping could not be sent");
+                        end(subscriber, "ping_failed", CloseCodes.UNEXPECTED_CONDITION, "The ping could not be sent");
                     }
                 }
             } catch (RuntimeException e) {
+                // The client is owed a closed connection, so that it reconnects with its cursor: never a session
+                // that stays open with nothing behind it.
                 FAILURES.log(LOG, "Watching WebSocket connection " + subscriber.id() + " failed; it is closed", e);
-                end(subscriber, "internal_error");
+                end(subscriber, "internal_error", CloseCodes.UNEXPECTED_CONDITION,
+                        "The server failed; reconnect with your last cursor");
             }
         }
     }
 
     /**
-     * Forgets the connection in the engine first: the container may never report the close of a connection whose
-     * peer is gone, and its slot and subscriptions must be released all the same.
+     * Forgets the connection in the engine first, then closes it: the container may never report the close of a
+     * connection whose peer is gone, and its slot and subscriptions must be released all the same. The close
+     * itself never throws (see {@link WebSocketSubscriber#close(CloseReason.CloseCode, String)}).
      */
-    private void end(WebSocketSubscriber subscriber, String cause) {
+    private void end(WebSocketSubscriber subscriber, String cause, CloseReason.CloseCode code, String reason) {
         open.remove(subscriber);
         engine.close(subscriber, cause);
+        subscriber.close(code, reason);
     }
 }
