@@ -7,6 +7,7 @@ import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.SseClient;
 import io.objectstreams.it.support.SseClient.Frame;
+import io.objectstreams.it.support.Outbox;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
 import io.objectstreams.it.support.TestDatabase;
@@ -84,7 +85,7 @@ class RetentionIT {
     }
 
     /** Inserts committed rows created {@code age} ago (a PostgreSQL interval), and waits for their cursors. */
-    private static void insert(int rows, String age) throws SQLException {
+    private void insert(int rows, String age) throws SQLException {
         TestDatabase.execute("INSERT INTO streams_outbox (model, subject_pk, op, created_at) SELECT '" + FILLER
                 + "', g::text, 'updated', now() - interval '" + age + "' FROM generate_series(1, " + rows + ") g");
         awaitAssigned();
@@ -95,8 +96,8 @@ class RetentionIT {
         TestDatabase.execute("UPDATE streams_outbox SET created_at = now() - interval '" + age + "' WHERE cursor IS NOT NULL");
     }
 
-    private static void awaitAssigned() {
-        await().atMost(Duration.ofSeconds(30)).until(() -> TestDatabase.assignedThrough() >= 0);
+    private void awaitAssigned() {
+        Outbox.awaitAssigned(base);
     }
 
     private JsonObject prune(String parameters) {

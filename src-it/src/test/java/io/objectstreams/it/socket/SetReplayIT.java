@@ -7,6 +7,7 @@ import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.SseClient;
 import io.objectstreams.it.support.SseClient.Frame;
+import io.objectstreams.it.support.Outbox;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
 import io.objectstreams.it.support.TestDatabase;
@@ -68,8 +69,8 @@ class SetReplayIT {
         return Long.parseLong(header);
     }
 
-    private static void awaitAssigned() {
-        await().atMost(Duration.ofSeconds(30)).until(() -> TestDatabase.assignedThrough() >= 0);
+    private void awaitAssigned() {
+        Outbox.awaitAssigned(base);
     }
 
     private static String members(Collection<?> pks) {

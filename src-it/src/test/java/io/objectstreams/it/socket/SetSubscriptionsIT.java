@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.Outbox;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
 import io.objectstreams.it.support.TestDatabase;
@@ -111,12 +112,8 @@ class SetSubscriptionsIT {
         }
     }
 
-    /** Waits until every committed change has a cursor and this server has fanned them all out. */
     private void awaitFannedOut() {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15)).until(() -> {
-            long assigned = TestDatabase.assignedThrough();
-            return assigned >= 0 && Health.listener(Health.root(base), "ready").number("lastDeliveredCursor") >= assigned;
-        });
+        Outbox.awaitFannedOut(base);
     }
 
     @Test

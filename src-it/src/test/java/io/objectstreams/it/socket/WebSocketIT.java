@@ -3,6 +3,7 @@ package io.objectstreams.it.socket;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Outbox;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
 import io.objectstreams.it.support.TestDatabase;
@@ -44,8 +45,14 @@ class WebSocketIT {
     @ArquillianResource
     URL base;
 
+    /**
+     * A new order of alice's, once this server has fanned out its creation: a subscription made later starts after
+     * the creation's cursor, so its first event is what the test does next, never the creation itself.
+     */
     private long aliceOrder() {
-        return StoreClient.as("alice", base).createOrder("{\"status\":\"open\",\"total\":5}");
+        long id = StoreClient.as("alice", base).createOrder("{\"status\":\"open\",\"total\":5}");
+        Outbox.awaitFannedOut(base);
+        return id;
     }
 
     private static String subscribe(long pk, String id) {

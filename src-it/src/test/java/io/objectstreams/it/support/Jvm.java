@@ -56,4 +56,28 @@ public final class Jvm {
         Live live = histogram(pid.object().getJsonNumber("pid").longValue()).get(className);
         return live == null ? 0 : live.instances();
     }
+
+    /**
+     * The five processes of this machine that used the most CPU over their life, as {@code ps} reports them
+     * ({@code %cpu elapsed command}): for failure messages of tests that time out, to tell a slow machine or a
+     * process left behind by an earlier test from a fault of the server under test.
+     */
+    public static String busiestProcesses() {
+        try {
+            Process ps = new ProcessBuilder("ps", "-eo", "pcpu,etime,args", "--sort=-pcpu").redirectErrorStream(true).start();
+            String[] lines = new String(ps.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n");
+            ps.waitFor();
+            StringBuilder top = new StringBuilder();
+            for (int i = 1; i < Math.min(lines.length, 6); i++) {
+                String line = lines[i].trim();
+                top.append(i == 1 ? "" : " | ").append(line, 0, Math.min(line.length(), 160));
+            }
+            return top.toString();
+        } catch (IOException e) {
+            return "(ps failed: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
+    }
 }

@@ -21,6 +21,48 @@ public final class Outbox {
     private Outbox() {
     }
 
+    /**
+     * Waits (at most 30 s) until every committed outbox row has its cursor. On timeout the failure says how many
+     * rows still wait and what the server's listener reports, so a slow assigner can be told from a stopped one.
+     */
+    public static void awaitAssigned(java.net.URL deployment) {
+        await(deployment, "every committed row to get its cursor", () -> TestDatabase.assignedThrough() >= 0);
+    }
+
+    /**
+     * Waits (at most 30 s) until every committed row has its cursor and the deployment's server has fanned them
+     * all out: a subscription made afterwards starts after them, so their events cannot reach it live.
+     */
+    public static void awaitFannedOut(java.net.URL deployment) {
+        await(deployment, "every committed row to be fanned out", () -> {
+            long assigned = TestDatabase.assignedThrough();
+            return assigned >= 0
+                    && Health.listener(Health.root(deployment), "ready").number("lastDeliveredCursor") >= assigned;
+        });
+    }
+
+    private static void await(java.net.URL deployment, String what, java.util.concurrent.Callable<Boolean> done) {
+        long started = System.nanoTime();
+        try {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(done);
+        } catch (org.awaitility.core.ConditionTimeoutException timeout) {
+            throw new AssertionError("Waited " + (System.nanoTime() - started) / 1_000_000 + " ms for " + what + ": "
+                    + unassigned() + " rows without a cursor; the listener reports "
+                    + Health.listener(Health.root(deployment), "ready") + "; busiest processes: " + Jvm.busiestProcesses(),
+                    timeout);
+        }
+    }
+
+    private static long unassigned() {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            return -1;
+        }
+    }
+
     /** The highest row id now; rows written later have greater ids. */
     public static long mark() {
         try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();

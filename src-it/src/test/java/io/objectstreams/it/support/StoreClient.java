@@ -22,7 +22,11 @@ public final class StoreClient {
     /** A response: status and parsed JSON body (or {@link JsonValue#NULL} when there is none). */
     public record Reply(int status, JsonValue body, String raw, java.net.http.HttpHeaders headers) {
         public JsonObject object() {
-            return body.asJsonObject();
+            if (!(body instanceof JsonObject object)) {
+                throw new AssertionError("expected a JSON object, got " + status + " " + headers.map() + " "
+                        + (raw.length() > 500 ? raw.substring(0, 500) + "..." : raw));
+            }
+            return object;
         }
 
         public long id() {

@@ -150,7 +150,6 @@ public final class TestDatabase {
                 "STREAMS_DB_PASSWORD", setting("password", "postgres"));
     }
 
-    /** Listener sessions (application name {@code object-streams-listener}) open on the database now. */
     /** The highest cursor assigned so far, or -1 while some committed outbox row still has none. */
     public static long assignedThrough() throws SQLException {
         try (Connection c = connect(); java.sql.Statement s = c.createStatement();
@@ -161,6 +160,7 @@ public final class TestDatabase {
         }
     }
 
+    /** Listener sessions (application name {@code object-streams-listener}) open on the database now. */
     public static int listenerSessions() throws SQLException {
         try (Connection c = connect(); Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery(
