@@ -41,7 +41,7 @@ public class StreamsFeed {
     void load() {
         settings = new TransportSettings(config.maxSubscriptions(), config.maxFrameBytes(), config.maxMemberPks(),
                 config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.pingInterval(),
-                config.senderThreads(), config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
+                config.sseHeartbeat(), config.sseLifetime(), config.senderThreads(), config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
                 config.maxConnectionsPerPrincipal(), config.cursorHeaderEverywhere());
     }
 

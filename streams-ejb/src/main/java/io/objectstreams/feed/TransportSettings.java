@@ -14,6 +14,8 @@ import java.util.Set;
  * @param maxServerBytes     {@code streams.outbound.max-server-bytes}
  * @param maxIdle            {@code streams.websocket.max-idle}; zero for never
  * @param pingInterval       {@code streams.websocket.ping-interval}; zero for never
+ * @param sseHeartbeat       {@code streams.sse.heartbeat}: an SSE request's heartbeat when it names none
+ * @param sseLifetime        {@code streams.sse.lifetime}: an SSE request's lifetime when it names none
  * @param senderThreads      {@code streams.websocket.sender-threads}
  * @param allowedOrigins     {@code streams.websocket.allowed-origins}, normalized; {@code *} for any
  * @param replayLimit        {@code streams.replay-limit}
@@ -23,7 +25,8 @@ import java.util.Set;
  * @param cursorHeaderEverywhere     {@code streams.rest.cursor-header}
  */
 public record TransportSettings(int maxSubscriptions, int maxFrameBytes, int maxMemberPks, long maxConnectionBytes,
-                                long maxServerBytes, Duration maxIdle, Duration pingInterval, int senderThreads,
+                                long maxServerBytes, Duration maxIdle, Duration pingInterval, Duration sseHeartbeat,
+                                Duration sseLifetime, int senderThreads,
                                 Set<String> allowedOrigins, int replayLimit, int maxConnectionMemberPks, int maxConnections,
                                 int maxConnectionsPerPrincipal, boolean cursorHeaderEverywhere) {
 

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * model subscriptions that drop their connections and resume from their cursor, and meanwhile PostgreSQL restarted
  * twice, the assigner's server killed with {@code kill -9} and started again, and one client that stops reading.
  * Afterwards an oracle built from the database checks every subscription (no rolled-back or unreadable event, no
- * gap, duplicate or reordering outside a resync, convergence), then 10,000 generated messages per transport hit
- * each server, which must answer each with a named error or a correct answer, log nothing for it, and keep serving.
+ * gap, duplicate or reordering outside a resync, convergence), then generated messages (10,000 per transport in
+ * the long form, 3,000 in the short one) hit each server, which must answer each with a named error or a correct answer, log nothing for it, and keep serving.
  *
  * <p>Sizes come from system properties ({@code streams.soak.*}, see docs/reliability.md): the defaults are the short
  * form CI runs; {@code mvn -pl src-it -Psoak verify} runs the long one.
@@ -42,11 +42,11 @@ class SoakIT {
     private final long transactions = Long.getLong(PREFIX + "transactions", 1_000);
     private final int clients = Integer.getInteger(PREFIX + "clients", 50);
     private final int writers = Integer.getInteger(PREFIX + "writers", 4);
-    private final double rate = Double.parseDouble(System.getProperty(PREFIX + "rate", "12"));
+    private final double rate = Double.parseDouble(System.getProperty(PREFIX + "rate", "20"));
     private final double sseShare = Double.parseDouble(System.getProperty(PREFIX + "sse-share", "0.3"));
     private final double rollbackShare = Double.parseDouble(System.getProperty(PREFIX + "rollback-share", "0.1"));
     private final int slowSeconds = Integer.getInteger(PREFIX + "slow-seconds", 15);
-    private final int fuzzMessages = Integer.getInteger(PREFIX + "fuzz-messages", 10_000);
+    private final int fuzzMessages = Integer.getInteger(PREFIX + "fuzz-messages", 3_000);
     private final Duration convergence = Duration.ofSeconds(Long.getLong(PREFIX + "convergence-seconds", 120));
 
     private final Map<String, Object> report = new LinkedHashMap<>();
@@ -57,7 +57,9 @@ class SoakIT {
         Map<String, String> env = Map.of(
                 "STREAMS_REPLAY_LIMIT", "1000",
                 // Small enough that the client that stops reading overflows it within the pause.
-                "STREAMS_OUTBOUND_MAX_CONNECTION_BYTES", "256k");
+                "STREAMS_OUTBOUND_MAX_CONNECTION_BYTES", "256k",
+                // The fuzz's streams that name no heartbeat: the server notices their client left within seconds.
+                "STREAMS_SSE_HEARTBEAT", "2s");
         String other = Deployments.server().equals("wildfly") ? "payara-micro" : "wildfly";
         long started = System.nanoTime();
         try (Cluster cluster = new Cluster(List.of(Deployments.server(), other), env)) {
@@ -263,7 +265,8 @@ class SoakIT {
             fuzz.serverSentEvents(base, fuzzMessages);
             String sseTime = seconds(started);
             // A stream the fuzz closed is noticed when a write to it fails: at its second heartbeat at the latest
-            // (25 s apart unless the request set them), as the first may still be accepted by the socket.
+            // (2 s apart, streams.sse.heartbeat above, unless the request set them), as the first may still be
+            // accepted by the socket.
             // The soak's own clients stay connected meanwhile, but one may move between servers: compare with them.
             // Both counts are read twice, a second apart, and must agree on both reads.
             long fuzzEnded = System.nanoTime();

@@ -108,6 +108,29 @@ final class ConfigRules {
         return parsed;
     }
 
+    /** As {@link #duration}, but it must lie between {@code min} and {@code max}, both included. */
+    static java.time.Duration duration(String key, Optional<String> value, java.time.Duration defaultValue,
+                                       java.time.Duration min, java.time.Duration max) {
+        java.time.Duration parsed = duration(key, value, defaultValue);
+        if (parsed.compareTo(min) < 0 || parsed.compareTo(max) > 0) {
+            throw invalid(key, "'" + value.map(String::trim).orElse("") + "' is outside " + brief(min) + " to "
+                    + brief(max));
+        }
+        return parsed;
+    }
+
+    /** A duration as configuration writes it: {@code 1s}, {@code 5m}, {@code 4h}, else milliseconds. */
+    static String brief(java.time.Duration duration) {
+        long millis = duration.toMillis();
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        return millis % 1_000 == 0 ? millis / 1_000 + "s" : millis + "ms";
+    }
+
     static java.time.Duration parseDuration(String text) {
         java.util.regex.Matcher m = DURATION.matcher(text.toLowerCase(java.util.Locale.ROOT));
         if (m.matches()) {

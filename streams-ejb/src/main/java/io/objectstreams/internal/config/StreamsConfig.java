@@ -138,6 +138,23 @@ public class StreamsConfig {
     public static final String PING_INTERVAL = "streams.websocket.ping-interval";
     public static final Duration DEFAULT_PING_INTERVAL = Duration.ofSeconds(30);
 
+    /**
+     * How often an SSE stream gets a {@code : ping} comment when its request names no {@code heartbeat}. A stream
+     * whose client has gone is noticed when a write to it fails, so this also bounds how long such a stream is held.
+     */
+    public static final String SSE_HEARTBEAT = "streams.sse.heartbeat";
+    public static final Duration DEFAULT_SSE_HEARTBEAT = Duration.ofSeconds(25);
+    /** The shortest and longest heartbeat, configured or asked for by a request. */
+    public static final Duration MIN_SSE_HEARTBEAT = Duration.ofSeconds(1);
+    public static final Duration MAX_SSE_HEARTBEAT = Duration.ofMinutes(5);
+
+    /** How long an SSE stream stays open when its request names no {@code lifetime}; then it ends and the client resumes. */
+    public static final String SSE_LIFETIME = "streams.sse.lifetime";
+    public static final Duration DEFAULT_SSE_LIFETIME = Duration.ofMinutes(30);
+    /** The shortest and longest lifetime, configured or asked for by a request. */
+    public static final Duration MIN_SSE_LIFETIME = Duration.ofSeconds(1);
+    public static final Duration MAX_SSE_LIFETIME = Duration.ofHours(4);
+
     /** Threads that send queued messages, so the delivery thread never waits on a send. */
     public static final String SENDER_THREADS = "streams.websocket.sender-threads";
     public static final int DEFAULT_SENDER_THREADS = Runtime.getRuntime().availableProcessors();
@@ -191,6 +208,8 @@ public class StreamsConfig {
     private long maxServerBytes;
     private Duration maxIdle;
     private Duration pingInterval;
+    private Duration sseHeartbeat;
+    private Duration sseLifetime;
     private int senderThreads;
     private java.util.Set<String> allowedOrigins;
     private volatile DataSource dataSource;
@@ -245,6 +264,10 @@ public class StreamsConfig {
         maxIdle = ConfigRules.durationOrZero(MAX_IDLE, text(MAX_IDLE), DEFAULT_MAX_IDLE);
         pingInterval = ConfigRules.durationOrZero(PING_INTERVAL, text(PING_INTERVAL), DEFAULT_PING_INTERVAL,
                 Duration.ofMillis(100));
+        sseHeartbeat = ConfigRules.duration(SSE_HEARTBEAT, text(SSE_HEARTBEAT), DEFAULT_SSE_HEARTBEAT,
+                MIN_SSE_HEARTBEAT, MAX_SSE_HEARTBEAT);
+        sseLifetime = ConfigRules.duration(SSE_LIFETIME, text(SSE_LIFETIME), DEFAULT_SSE_LIFETIME,
+                MIN_SSE_LIFETIME, MAX_SSE_LIFETIME);
         senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
         cursorHeaderEverywhere = ConfigRules.bool(CURSOR_HEADER, text(CURSOR_HEADER), false);
@@ -325,6 +348,16 @@ public class StreamsConfig {
     /** {@link Duration#ZERO} for never. */
     public Duration pingInterval() {
         return pingInterval;
+    }
+
+    /** {@value #SSE_HEARTBEAT} */
+    public Duration sseHeartbeat() {
+        return sseHeartbeat;
+    }
+
+    /** {@value #SSE_LIFETIME} */
+    public Duration sseLifetime() {
+        return sseLifetime;
     }
 
     /** Allowed foreign origins, normalized ({@code scheme://host:port}, lower case); {@code *} for any. */

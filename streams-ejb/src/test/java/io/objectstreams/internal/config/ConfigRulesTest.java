@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.objectstreams.StreamsException;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -108,5 +109,23 @@ class ConfigRulesTest {
             assertThatThrownBy(() -> ConfigRules.bytes("streams.outbound.max-server-bytes", Optional.of(bad), 0, 1, 1L << 40))
                     .as(bad).hasMessageContaining("streams.outbound.max-server-bytes");
         }
+    }
+
+    @Test
+    void aBoundedDurationNamesItsKeyAndItsRange() {
+        Duration fallback = Duration.ofSeconds(25);
+        Duration min = Duration.ofSeconds(1);
+        Duration max = Duration.ofMinutes(5);
+        assertThat(ConfigRules.duration("streams.sse.heartbeat", Optional.empty(), fallback, min, max)).isEqualTo(fallback);
+        assertThat(ConfigRules.duration("streams.sse.heartbeat", Optional.of("2s"), fallback, min, max))
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(ConfigRules.duration("streams.sse.heartbeat", Optional.of("5m"), fallback, min, max))
+                .isEqualTo(max);
+        assertThatThrownBy(() -> ConfigRules.duration("streams.sse.heartbeat", Optional.of("500ms"), fallback, min, max))
+                .hasMessageContaining("streams.sse.heartbeat").hasMessageContaining("outside 1s to 5m");
+        assertThatThrownBy(() -> ConfigRules.duration("streams.sse.heartbeat", Optional.of("6m"), fallback, min, max))
+                .hasMessageContaining("outside 1s to 5m");
+        assertThatThrownBy(() -> ConfigRules.duration("streams.sse.heartbeat", Optional.of("0"), fallback, min, max))
+                .hasMessageContaining("not a positive duration");
     }
 }

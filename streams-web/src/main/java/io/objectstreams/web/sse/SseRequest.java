@@ -21,10 +21,11 @@ import java.util.regex.Pattern;
  */
 record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetime) {
 
-    static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(25);
+    // The bounds of a request's parameters; the configured defaults (streams.sse.heartbeat, streams.sse.lifetime)
+    // are held to the same bounds by the configuration.
     static final Duration MIN_HEARTBEAT = Duration.ofSeconds(1);
     static final Duration MAX_HEARTBEAT = Duration.ofMinutes(5);
-    static final Duration DEFAULT_LIFETIME = Duration.ofMinutes(30);
+    static final Duration MIN_LIFETIME = Duration.ofSeconds(1);
     static final Duration MAX_LIFETIME = Duration.ofHours(4);
 
     private static final Set<String> PARAMETERS = Set.of("kind", "pk", "cursor", "heartbeat", "lifetime", "members");
@@ -36,8 +37,11 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
      * @param model       the path's model label
      * @param parameters  the query parameters, each with every value given
      * @param lastEventId the {@code Last-Event-ID} header, or {@code null}; it overrides {@code cursor}
+     * @param defaultHeartbeat the heartbeat when the request names none ({@code streams.sse.heartbeat})
+     * @param defaultLifetime  the lifetime when the request names none ({@code streams.sse.lifetime})
      */
-    static SseRequest parse(String model, Map<String, String[]> parameters, String lastEventId) throws SseRefusal {
+    static SseRequest parse(String model, Map<String, String[]> parameters, String lastEventId, Duration defaultHeartbeat,
+                            Duration defaultLifetime) throws SseRefusal {
         JsonObjectBuilder filter = Messages.JSON.createObjectBuilder();
         boolean filtered = false;
         for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
@@ -81,8 +85,8 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         if (cursor == null && single(parameters, "cursor") != null) {
             cursor = cursor(single(parameters, "cursor"), "cursor");
         }
-        Duration heartbeat = duration(parameters, "heartbeat", DEFAULT_HEARTBEAT, MIN_HEARTBEAT, MAX_HEARTBEAT);
-        Duration lifetime = duration(parameters, "lifetime", DEFAULT_LIFETIME, Duration.ofSeconds(1), MAX_LIFETIME);
+        Duration heartbeat = duration(parameters, "heartbeat", defaultHeartbeat, MIN_HEARTBEAT, MAX_HEARTBEAT);
+        Duration lifetime = duration(parameters, "lifetime", defaultLifetime, MIN_LIFETIME, MAX_LIFETIME);
         Set<String> members = members(parameters.get("members"), kind);
         // An EventSource reconnects to the URL it was opened with: the members given there are used only when it
         // resumes (with Last-Event-ID), as those the client held then (see docs/protocol.md).

@@ -2,6 +2,8 @@ package io.objectstreams.web.sse;
 
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
+import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.StreamSession;
 import io.objectstreams.web.subscription.SubscriptionEngine;
@@ -52,6 +54,9 @@ public class SseServlet extends HttpServlet {
     @Inject
     transient Visibility visibility;
 
+    @Inject
+    transient StreamsFeed feed;
+
     /** How often the clock looks at every open stream: heartbeats and lifetimes are kept to within this. */
     static final long TICK_MILLIS = 250;
 
@@ -98,7 +103,9 @@ public class SseServlet extends HttpServlet {
         SseSubscriber subscriber = new SseSubscriber(engine);
         try {
             String model = model(request);
-            SseRequest parsed = SseRequest.parse(model, request.getParameterMap(), request.getHeader("Last-Event-ID"));
+            TransportSettings settings = feed.settings();
+            SseRequest parsed = SseRequest.parse(model, request.getParameterMap(), request.getHeader("Last-Event-ID"),
+                    settings.sseHeartbeat(), settings.sseLifetime());
             VisibilityPolicy<?> policy = visibility.policy(model).orElseThrow(() -> new SseRefusal(404,
                     "model_not_found", "There is no subscribable model '" + model + "'"));
             Viewer viewer = viewer(request);

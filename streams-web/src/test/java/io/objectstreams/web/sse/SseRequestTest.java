@@ -12,6 +12,11 @@ import org.junit.jupiter.api.Test;
 class SseRequestTest {
 
     private static SseRequest parse(String query, String lastEventId) throws SseRefusal {
+        return parse(query, lastEventId, Duration.ofSeconds(25), Duration.ofMinutes(30));
+    }
+
+    private static SseRequest parse(String query, String lastEventId, Duration heartbeat, Duration lifetime)
+            throws SseRefusal {
         Map<String, String[]> parameters = new LinkedHashMap<>();
         if (!query.isEmpty()) {
             for (String pair : query.split("&")) {
@@ -19,7 +24,7 @@ class SseRequestTest {
                 parameters.merge(kv[0], new String[] {kv[1]}, (a, b) -> new String[] {a[0], b[0]});
             }
         }
-        return SseRequest.parse("m", parameters, lastEventId);
+        return SseRequest.parse("m", parameters, lastEventId, heartbeat, lifetime);
     }
 
     private static void refused(String query, String lastEventId, String code) {
@@ -40,6 +45,16 @@ class SseRequestTest {
         assertThat(filter.request().filter().getString("status__in")).isEqualTo("open,paid");
         assertThat(filter.heartbeat()).isEqualTo(Duration.ofSeconds(90));
         assertThat(filter.lifetime()).isEqualTo(Duration.ofHours(4));
+    }
+
+    @Test
+    void theConfiguredDefaultsApplyOnlyWhereTheRequestNamesNone() throws SseRefusal {
+        SseRequest configured = parse("pk=5", null, Duration.ofSeconds(3), Duration.ofMinutes(2));
+        assertThat(configured.heartbeat()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(configured.lifetime()).isEqualTo(Duration.ofMinutes(2));
+        SseRequest named = parse("pk=5&heartbeat=40s&lifetime=1h", null, Duration.ofSeconds(3), Duration.ofMinutes(2));
+        assertThat(named.heartbeat()).isEqualTo(Duration.ofSeconds(40));
+        assertThat(named.lifetime()).isEqualTo(Duration.ofHours(1));
     }
 
     @Test
