@@ -47,30 +47,34 @@ public final class Outbox {
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(done);
         } catch (org.awaitility.core.ConditionTimeoutException timeout) {
             throw new AssertionError("Waited " + (System.nanoTime() - started) / 1_000_000 + " ms for " + what + ": "
-                    + unassigned() + " rows without a cursor; the listener reports "
+                    + unassignedOrUnknown() + " rows without a cursor; the listener reports "
                     + Health.listener(Health.root(deployment), "ready") + "; busiest processes: " + Jvm.busiestProcesses(),
                     timeout);
         }
     }
 
-    private static long unassigned() {
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL")) {
-            rs.next();
-            return rs.getLong(1);
+    /** The highest row id now; rows written later have greater ids. */
+    public static long mark() {
+        try {
+            return count("SELECT coalesce(max(id), 0) FROM streams_outbox");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** For a failure message: -1 when the database cannot say. */
+    private static long unassignedOrUnknown() {
+        try {
+            return count("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL");
         } catch (SQLException e) {
             return -1;
         }
     }
 
-    /** The highest row id now; rows written later have greater ids. */
-    public static long mark() {
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT coalesce(max(id), 0) FROM streams_outbox")) {
+    private static long count(String sql) throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 

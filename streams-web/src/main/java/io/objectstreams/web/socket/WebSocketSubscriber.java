@@ -126,6 +126,9 @@ final class WebSocketSubscriber implements Subscriber {
             socket.close(new CloseReason(code, reason));
         } catch (IOException | RuntimeException e) {
             // Never thrown on: the keep-alive's clock calls this, and a periodic task that throws is never run again.
+            // The client is owed nothing more here: the engine has already let the connection go, and a close that
+            // fails means the connection is already closed or broken, so the client sees it drop and reconnects with
+            // its last cursor (replay, or resync_required).
             LOG.log(Level.FINE, "Closing WebSocket session " + socket.getId() + " failed", e);
         }
     }
