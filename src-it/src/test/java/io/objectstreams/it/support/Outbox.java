@@ -48,7 +48,8 @@ public final class Outbox {
         } catch (org.awaitility.core.ConditionTimeoutException timeout) {
             throw new AssertionError("Waited " + (System.nanoTime() - started) / 1_000_000 + " ms for " + what + ": "
                     + unassignedOrUnknown() + " rows without a cursor; the listener reports "
-                    + Health.listener(Health.root(deployment), "ready") + "; busiest processes: " + Jvm.busiestProcesses(),
+                    + Health.listener(Health.root(deployment), "ready") + "; busiest processes: " + Jvm.busiestProcesses()
+                    + "; running statements: " + runningStatements(),
                     timeout);
         }
     }
@@ -69,6 +70,22 @@ public final class Outbox {
         } catch (SQLException e) {
             return -1;
         }
+    }
+
+    /** The database's statements running for over a second, oldest first, with how long and their text. */
+    private static String runningStatements() {
+        String sql = "SELECT round(extract(epoch FROM now() - query_start)::numeric, 1) || ' s: ' || left(query, 300)"
+                + " FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()"
+                + " AND now() - query_start > interval '1 second' ORDER BY query_start";
+        List<String> running = new ArrayList<>();
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                running.add(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            return "(unknown: " + e.getMessage() + ")";
+        }
+        return running.toString();
     }
 
     private static long count(String sql) throws SQLException {
