@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -441,26 +440,23 @@ public class SubscriptionEngine {
         rereadStale();
         List<StreamEvent> events = relevant(batch.events());
         List<Pending> pending = new ArrayList<>();
-        // Grouped first by scope instance (one per subscription, no equality checks), then merged by equal scope.
-        Map<Scope, Set<String>> bySubscriptionScope = new IdentityHashMap<>();
+        // One set of subjects per distinct scope: the scope's hash is computed once, so grouping costs a lookup per
+        // delivery, where a set per subscription (merged afterwards) cost an allocation per delivery.
+        Map<Scope, Set<String>> toCheck = new HashMap<>();
         for (StreamSession session : sessions.values()) {
             for (StreamEvent event : events) {
                 for (Subscription subscription : session.concerned(event)) {
                     pending.add(new Pending(session, subscription, event));
-                    bySubscriptionScope.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(event.pk());
+                    toCheck.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(event.pk());
                 }
             }
         }
-        Map<Scope, Set<String>> toCheck = new HashMap<>();
-        bySubscriptionScope.forEach((scope, pks) -> toCheck.computeIfAbsent(scope, k -> new HashSet<>()).addAll(pks));
         Map<Scope, Set<String>> matching = new HashMap<>();
         toCheck.forEach((scope, pks) -> matching.put(scope, matchingOrNull(scope, pks, batch)));
-        Map<Scope, Set<String>> matchingByInstance = new IdentityHashMap<>();
-        bySubscriptionScope.keySet().forEach(scope -> matchingByInstance.put(scope, matching.get(scope)));
         EventPayloads payloads = new EventPayloads();
         Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
         for (Pending delivery : pending) {
-            Set<String> matches = matchingByInstance.get(delivery.subscription().scope());
+            Set<String> matches = matching.get(delivery.subscription().scope());
             if (matches == null) {
                 // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
                 undecided.computeIfAbsent(delivery.session(), k -> new LinkedHashSet<>()).add(delivery.subscription());
