@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * Gives cursors to committed, unassigned outbox rows, in id order, one batch per transaction (G5).
  *
- * <p>Only committed rows are visible to the assigning statement, so a transaction that commits late simply
- * gets later cursors: a client that has seen cursor N can never be owed a row with a cursor below N. The
+ * <p>Only committed rows are visible to the statement that claims a batch, so a transaction that commits late
+ * simply gets later cursors: a client that has seen cursor N can never be owed a row with a cursor below N. The
  * cursor state row is locked first, in its own statement, so even a second assigner (which the advisory
  * lock already prevents) would serialise behind the first and continue from its high cursor, never reuse it.
  */
