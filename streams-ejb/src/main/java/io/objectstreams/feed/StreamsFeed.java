@@ -42,7 +42,7 @@ public class StreamsFeed {
         settings = new TransportSettings(config.maxSubscriptions(), config.maxFrameBytes(), config.maxMemberPks(),
                 config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.pingInterval(),
                 config.sseHeartbeat(), config.sseLifetime(), config.senderThreads(), config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
-                config.maxConnectionsPerPrincipal(), config.cursorHeaderEverywhere());
+                config.maxConnectionsPerPrincipal(), config.cursorHeaderEverywhere(), config.skipContainerIdleTimer());
     }
 
     public TransportSettings settings() {

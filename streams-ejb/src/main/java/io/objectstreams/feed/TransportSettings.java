@@ -23,12 +23,14 @@ import java.util.Set;
  * @param maxConnections             {@code streams.connections.max}
  * @param maxConnectionsPerPrincipal {@code streams.connections.max-per-principal}
  * @param cursorHeaderEverywhere     {@code streams.rest.cursor-header}
+ * @param skipContainerIdleTimer     {@code streams.websocket.skip-container-idle-timer}
  */
 public record TransportSettings(int maxSubscriptions, int maxFrameBytes, int maxMemberPks, long maxConnectionBytes,
                                 long maxServerBytes, Duration maxIdle, Duration pingInterval, Duration sseHeartbeat,
                                 Duration sseLifetime, int senderThreads,
                                 Set<String> allowedOrigins, int replayLimit, int maxConnectionMemberPks, int maxConnections,
-                                int maxConnectionsPerPrincipal, boolean cursorHeaderEverywhere) {
+                                int maxConnectionsPerPrincipal, boolean cursorHeaderEverywhere,
+                                boolean skipContainerIdleTimer) {
 
     /**
      * Whether a page of {@code origin} may connect: the application's own origin ({@code ownOrigin}, from the

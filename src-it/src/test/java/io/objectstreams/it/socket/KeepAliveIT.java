@@ -82,6 +82,24 @@ class KeepAliveIT {
     }
 
     /**
+     * Payara's Tyrus schedules its idle-timer task on every send and pong; with the container's idle timeout off the
+     * task never acts, and Object Streams skips it (streams.websocket.skip-container-idle-timer, on by default).
+     * Both tests here keep sending and ponging through it. WildFly's Undertow has no such task to skip.
+     */
+    @Test
+    void payarasIdleTimerTaskIsSkipped() throws Exception {
+        try (StreamClient carol = StreamClient.connect(base, "carol")) {
+            assertThat(carol.send(SUBSCRIBE).next().getString("type")).isEqualTo("subscribed");
+        }
+        String skipping = "WebSocket sessions skip Tyrus's idle-timer task";
+        if (Deployments.server().equals("wildfly")) {
+            assertThat(server.log()).doesNotContain(skipping);
+        } else {
+            assertThat(server.log()).contains(skipping).doesNotContain("no scheduler field Object Streams knows");
+        }
+    }
+
+    /**
      * Clients that go away without a closing handshake, at each point of it: the TCP connection closed or reset
      * before the handshake's answer was read, or after it. Payara keeps most such sessions open and WildFly keeps
      * the reset ones, without ever reporting them closed; without the pings each would hold one of the user's 10

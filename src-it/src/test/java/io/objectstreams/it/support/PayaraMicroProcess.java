@@ -48,8 +48,8 @@ public final class PayaraMicroProcess implements ServerProcess {
         try {
             Path dir = Files.createDirectories(Path.of("target", "micro-" + name));
             Path log = dir.resolve("server.log");
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC"));
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            command.addAll(ServerProcess.memoryOptions());
             // The test suites start Payara Micro with the JIT's first tier only, to start faster (see testing.md);
             // the benchmarks leave the property unset and get the full JIT.
             for (String option : System.getProperty("streams.it.micro.jvm-options", "").trim().split("\\s+")) {

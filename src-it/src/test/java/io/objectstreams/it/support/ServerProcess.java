@@ -7,6 +7,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +22,15 @@ public interface ServerProcess extends AutoCloseable {
      * Payara Micro reads it when its post-boot commands are written, WildFly's datasource from the environment.
      */
     String POOL_MAX = "STREAMS_IT_POOL_MAX";
+
+    /**
+     * The heap and collector a started server runs with: the demo's 512 MB and the serial collector unless
+     * {@code -Dstreams.server.jvm-options} says otherwise (docs/benchmarks.md compares collectors).
+     */
+    static List<String> memoryOptions() {
+        return List.of(System.getProperty("streams.server.jvm-options", "-Xmx512m -XX:+UseSerialGC")
+                .trim().split("\\s+"));
+    }
 
     /** Starts a server deploying {@code archive}, with the test database's settings plus {@code env}. */
     static ServerProcess start(String name, File archive, Map<String, String> env) {

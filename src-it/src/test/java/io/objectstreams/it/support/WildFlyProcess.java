@@ -66,7 +66,7 @@ public final class WildFlyProcess implements ServerProcess {
             builder.environment().putAll(db);
             builder.environment().putAll(env);
             builder.environment().put("JBOSS_HOME", home.toString());
-            builder.environment().put("JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC");
+            builder.environment().put("JAVA_OPTS", String.join(" ", ServerProcess.memoryOptions()));
             return new WildFlyProcess(builder.start(), base, deployed, offset);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start WildFly", e);

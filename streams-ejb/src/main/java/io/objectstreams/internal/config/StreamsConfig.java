@@ -172,6 +172,12 @@ public class StreamsConfig {
     /** Whether every JAX-RS response carries the {@code Streams-Cursor} header, not only {@code @StreamsCursor} ones. */
     public static final String CURSOR_HEADER = "streams.rest.cursor-header";
 
+    /**
+     * Whether WebSocket sessions on Tyrus (Payara) skip the container's idle-timer task that Tyrus schedules on every
+     * send and pong, which never acts since Object Streams turns the container's idle timeout off.
+     */
+    public static final String SKIP_CONTAINER_IDLE_TIMER = "streams.websocket.skip-container-idle-timer";
+
     /** Assigned outbox rows older than this are deleted; unset (the default) keeps rows of any age. */
     public static final String RETENTION_MAX_AGE = "streams.retention.max-age";
 
@@ -196,6 +202,7 @@ public class StreamsConfig {
     private ListenerSettings listener;
     private RetentionSettings retention;
     private boolean cursorHeaderEverywhere;
+    private boolean skipContainerIdleTimer;
     private Duration maxBacklogAge;
     private int maxSubscriptions;
     private int replayLimit;
@@ -271,6 +278,7 @@ public class StreamsConfig {
         senderThreads = ConfigRules.integer(SENDER_THREADS, text(SENDER_THREADS), DEFAULT_SENDER_THREADS, 1, 256);
         allowedOrigins = ConfigRules.origins(ALLOWED_ORIGINS, text(ALLOWED_ORIGINS).orElse(""));
         cursorHeaderEverywhere = ConfigRules.bool(CURSOR_HEADER, text(CURSOR_HEADER), false);
+        skipContainerIdleTimer = ConfigRules.bool(SKIP_CONTAINER_IDLE_TIMER, text(SKIP_CONTAINER_IDLE_TIMER), true);
         retention = retention(text(RETENTION_MAX_AGE), text(RETENTION_MAX_ROWS), text(RETENTION_INTERVAL),
                 text(RETENTION_BATCH_SIZE));
     }
@@ -383,6 +391,10 @@ public class StreamsConfig {
 
     public boolean cursorHeaderEverywhere() {
         return cursorHeaderEverywhere;
+    }
+
+    public boolean skipContainerIdleTimer() {
+        return skipContainerIdleTimer;
     }
 
     public RetentionSettings retention() {

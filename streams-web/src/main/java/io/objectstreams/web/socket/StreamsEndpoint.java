@@ -51,8 +51,11 @@ public class StreamsEndpoint {
         // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
         session.setMaxTextMessageBufferSize(CONTAINER_FRAME_BYTES);
         // Never the container's idle timeout: pings would reset it, and its timer is costly on Payara. The keep-alive
-        // keeps streams.websocket.max-idle instead.
+        // keeps streams.websocket.max-idle instead, and on Payara the timer's task, which then never acts, is skipped.
         session.setMaxIdleTimeout(0);
+        if (settings.skipContainerIdleTimer()) {
+            TyrusIdleTimer.install(session);
+        }
         WebSocketSubscriber opened = new WebSocketSubscriber(session, settings.maxFrameBytes());
         try {
             opened.attach(engine.open(opened, viewer));
