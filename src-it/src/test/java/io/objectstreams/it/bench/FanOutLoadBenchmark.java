@@ -97,11 +97,7 @@ public final class FanOutLoadBenchmark {
     private static Result run(String kind, int connections) throws Exception {
         File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
         System.out.printf("%n== %s, %d connections ==%n", kind, connections);
-        // -Dbench.server.options: JVM options for the server, e.g. a profiler agent (JAVA_TOOL_OPTIONS).
-        Map<String, String> env = new java.util.HashMap<>(LOAD_LIMITS);
-        if (!System.getProperty("bench.server.options", "").isBlank()) {
-            env.put("JAVA_TOOL_OPTIONS", System.getProperty("bench.server.options"));
-        }
+        Map<String, String> env = serverEnvironment();
         try (ServerProcess server = kind.equals("wildfly")
                 ? ServerProcess.start("wildfly", "load-" + connections, archive, env)
                 : PayaraMicroProcess.start("load-" + connections, Ports.free(), archive, env)) {
@@ -131,11 +127,20 @@ public final class FanOutLoadBenchmark {
         }
     }
 
+    /** The load's limits, and -Dbench.server.options as the server's JVM options (JAVA_TOOL_OPTIONS), e.g. a profiler. */
+    private static Map<String, String> serverEnvironment() {
+        Map<String, String> env = new java.util.HashMap<>(LOAD_LIMITS);
+        if (!System.getProperty("bench.server.options", "").isBlank()) {
+            env.put("JAVA_TOOL_OPTIONS", System.getProperty("bench.server.options"));
+        }
+        return env;
+    }
+
     /** Retained heap before and after opening {@code count} connections, each with one model subscription. */
     private static double[] idleHeap(String kind, int count) throws Exception {
         File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
         System.out.printf("%n== %s, %d idle connections ==%n", kind, count);
-        Map<String, String> env = new java.util.HashMap<>(LOAD_LIMITS);
+        Map<String, String> env = serverEnvironment();
         env.put("STREAMS_WEBSOCKET_PING_INTERVAL", IDLE_PING);
         try (ServerProcess server = kind.equals("wildfly")
                 ? ServerProcess.start("wildfly", "idle", archive, env)
