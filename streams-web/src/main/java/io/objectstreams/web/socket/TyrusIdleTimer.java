@@ -46,7 +46,7 @@ final class TyrusIdleTimer {
         }
         try {
             Field field = schedulerField;
-            if (field == null) {
+            if (field == null || field.getDeclaringClass() != session.getClass()) {
                 field = session.getClass().getDeclaredField("service");
                 if (!ScheduledExecutorService.class.isAssignableFrom(field.getType())) {
                     throw new NoSuchFieldException("service is a " + field.getType().getName());
@@ -54,10 +54,14 @@ final class TyrusIdleTimer {
                 field.setAccessible(true);
                 schedulerField = field;
             }
-            Object container = field.get(session);
-            if (container instanceof ScheduledExecutorService scheduler && !(scheduler instanceof Skipping)) {
-                field.set(session, new Skipping(scheduler, session));
+            Object current = field.get(session);
+            if (current instanceof Skipping) {
+                return true;
             }
+            if (!(current instanceof ScheduledExecutorService container)) {
+                return false;
+            }
+            field.set(session, new Skipping(container, session));
             if (!announced) {
                 announced = true;
                 LOG.info("WebSocket sessions skip Tyrus's idle-timer task, which never acts with no idle timeout "
