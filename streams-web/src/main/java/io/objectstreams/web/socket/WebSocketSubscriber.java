@@ -37,7 +37,8 @@ final class WebSocketSubscriber implements Subscriber {
      * caller's context; capturing it scans every jar the context class loader sees for service files, which cost
      * more than the send itself (docs/benchmarks.md, "Delivery"). The container's idle timeout is always off
      * ({@code streams.websocket.max-idle} is kept by {@link WebSocketKeepAlive}), so that timer never acts, and
-     * the platform class loader, which has nothing to scan, is enough.
+     * the platform class loader, which has nothing to scan, is enough. {@link TyrusIdleTimer} skips that task
+     * altogether; this still matters when {@code streams.websocket.skip-container-idle-timer} is off.
      */
     private static final ClassLoader SEND_LOADER = ClassLoader.getPlatformClassLoader();
     private static final byte[] PING = "streams".getBytes(StandardCharsets.US_ASCII);
