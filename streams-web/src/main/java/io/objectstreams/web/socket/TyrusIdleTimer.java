@@ -34,7 +34,6 @@ final class TyrusIdleTimer {
     /** Tyrus's session field holding the scheduler; null until the first Tyrus session, or when absent. */
     private static volatile Field schedulerField;
     private static volatile boolean unavailable;
-    private static volatile boolean announced;
 
     private TyrusIdleTimer() {
     }
@@ -53,6 +52,8 @@ final class TyrusIdleTimer {
                 }
                 field.setAccessible(true);
                 schedulerField = field;
+                LOG.info("WebSocket sessions skip Tyrus's idle-timer task, which never acts with no idle timeout "
+                        + "(streams.websocket.skip-container-idle-timer)");
             }
             Object current = field.get(session);
             if (current instanceof Skipping) {
@@ -62,13 +63,10 @@ final class TyrusIdleTimer {
                 return false;
             }
             field.set(session, new Skipping(container, session));
-            if (!announced) {
-                announced = true;
-                LOG.info("WebSocket sessions skip Tyrus's idle-timer task, which never acts with no idle timeout "
-                        + "(streams.websocket.skip-container-idle-timer)");
-            }
             return true;
         } catch (ReflectiveOperationException | RuntimeException e) {
+            // Only a cost is at stake: the session is untouched, Tyrus keeps scheduling its own (inert) task, and
+            // every event and resync still goes out as before, so no client is owed anything here.
             unavailable = true;
             LOG.log(Level.INFO, "This Tyrus session has no scheduler field Object Streams knows; Tyrus keeps "
                     + "scheduling its idle timer on every send", e);
