@@ -7,7 +7,7 @@ import io.objectstreams.health.ListenerProbes;
 import io.objectstreams.health.ListenerReport;
 import io.objectstreams.health.SessionReport;
 import io.objectstreams.web.subscription.Messages;
-import io.objectstreams.web.subscription.SubscriptionEngine;
+import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -48,7 +48,7 @@ public class AdminServlet extends HttpServlet {
     transient StreamsFeed feed;
 
     @Inject
-    transient SubscriptionEngine engine;
+    transient ConnectionRegistry engine;
 
     /** A request answered with an error: its status, code and message. */
     private static final class Refusal extends Exception {

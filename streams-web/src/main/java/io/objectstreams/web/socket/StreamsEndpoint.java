@@ -5,7 +5,7 @@ import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.ProtocolError;
-import io.objectstreams.web.subscription.SubscriptionEngine;
+import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.OnClose;
@@ -33,7 +33,7 @@ public class StreamsEndpoint {
     static final int CONTAINER_FRAME_BYTES = 1_048_576 * 4;
 
     @Inject
-    SubscriptionEngine engine;
+    ConnectionRegistry engine;
 
     @Inject
     StreamsFeed feed;

@@ -3,7 +3,7 @@ package io.objectstreams.web.socket;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.web.subscription.RateLimitedLog;
-import io.objectstreams.web.subscription.SubscriptionEngine;
+import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -49,7 +49,7 @@ public class WebSocketKeepAlive {
     StreamsFeed feed;
 
     @Inject
-    SubscriptionEngine engine;
+    ConnectionRegistry engine;
 
     private final Set<WebSocketSubscriber> open = ConcurrentHashMap.newKeySet();
     private long pingNanos;

@@ -6,7 +6,7 @@ import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.StreamSession;
-import io.objectstreams.web.subscription.SubscriptionEngine;
+import io.objectstreams.web.subscription.ConnectionRegistry;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -49,7 +49,7 @@ public class SseServlet extends HttpServlet {
     static final int RETRY_MILLIS = 2_000;
 
     @Inject
-    transient SubscriptionEngine engine;
+    transient ConnectionRegistry engine;
 
     @Inject
     transient Visibility visibility;

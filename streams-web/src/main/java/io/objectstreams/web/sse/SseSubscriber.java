@@ -1,7 +1,7 @@
 package io.objectstreams.web.sse;
 
 import io.objectstreams.web.subscription.Subscriber;
-import io.objectstreams.web.subscription.SubscriptionEngine;
+import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -40,7 +40,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     }
 
     private final String id = "sse:" + IDS.incrementAndGet();
-    private final SubscriptionEngine engine;
+    private final ConnectionRegistry engine;
     private final Deque<Chunk> pending = new ArrayDeque<>();
     private AsyncContext async;
     private ServletOutputStream out;
@@ -68,7 +68,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     /** A heartbeat was handed to the container since the last tick: the next tick writes {@link #PROBE}. */
     private boolean probeOwed;
 
-    SseSubscriber(SubscriptionEngine engine) {
+    SseSubscriber(ConnectionRegistry engine) {
         this.engine = engine;
     }
 

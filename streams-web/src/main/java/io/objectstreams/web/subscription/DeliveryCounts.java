@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ResyncReason;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,8 +19,8 @@ final class DeliveryCounts {
     }
 
     /** A {@code resync_required} was queued for a subscription. */
-    void resync(String reason) {
-        resyncs.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    void resync(ResyncReason reason) {
+        resyncs.computeIfAbsent(reason.wireName(), r -> new LongAdder()).increment();
     }
 
     /** A connection of {@code transport} ended, for {@code cause}. */

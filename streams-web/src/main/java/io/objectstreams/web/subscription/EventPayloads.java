@@ -1,6 +1,7 @@
 package io.objectstreams.web.subscription;
 
 import io.objectstreams.StreamEvent;
+import io.objectstreams.protocol.ListAction;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -10,12 +11,12 @@ import java.util.Map;
  */
 final class EventPayloads {
 
-    private record Variant(long cursor, String listAction, boolean own) {
+    private record Variant(long cursor, ListAction listAction, boolean own) {
     }
 
     private final Map<Variant, String> rendered = new HashMap<>();
 
-    String of(StreamEvent event, String listAction, boolean own) {
+    String of(StreamEvent event, ListAction listAction, boolean own) {
         return rendered.computeIfAbsent(new Variant(event.cursor(), listAction, own),
                 v -> Messages.eventPayload(event, listAction, own));
     }

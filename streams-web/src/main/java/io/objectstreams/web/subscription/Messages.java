@@ -1,6 +1,8 @@
 package io.objectstreams.web.subscription;
 
 import io.objectstreams.StreamEvent;
+import io.objectstreams.protocol.ListAction;
+import io.objectstreams.protocol.ResyncReason;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -46,7 +48,7 @@ public final class Messages {
      * with the closing brace: the same bytes for every subscriber that gets this {@code list_action} and
      * {@code own}.
      */
-    static String eventPayload(StreamEvent event, String listAction, boolean own) {
+    static String eventPayload(StreamEvent event, ListAction listAction, boolean own) {
         StringBuilder text = new StringBuilder(256);
         text.append(",\"cursor\":").append(event.cursor()).append(",\"subject\":{\"model\":");
         quote(text, event.model());
@@ -54,7 +56,7 @@ public final class Messages {
         quote(text, event.pk());
         text.append("},\"facet\":");
         quote(text, event.facet());
-        text.append(",\"op\":\"").append(event.op().wireName()).append("\",\"list_action\":\"").append(listAction)
+        text.append(",\"op\":\"").append(event.op().wireName()).append("\",\"list_action\":\"").append(listAction.wireName())
                 .append("\",\"changed_fields\":[");
         for (int i = 0; i < event.changedFields().size(); i++) {
             if (i > 0) {
@@ -62,7 +64,7 @@ public final class Messages {
             }
             quote(text, event.changedFields().get(i));
         }
-        text.append("],\"fetch\":").append(!listAction.equals("deleted") && !listAction.equals("removed"))
+        text.append("],\"fetch\":").append(listAction.fetch())
                 .append(",\"transaction_id\":\"").append(event.transactionId()).append("\",\"own\":").append(own)
                 .append('}');
         return text.toString();
@@ -75,12 +77,12 @@ public final class Messages {
         return text.toString();
     }
 
-    static JsonObject resyncRequired(String subscriptionId, long cursor, String reason) {
+    static JsonObject resyncRequired(String subscriptionId, long cursor, ResyncReason reason) {
         return JSON.createObjectBuilder()
                 .add("type", "resync_required")
                 .add("subscription_id", subscriptionId)
                 .add("cursor", cursor)
-                .add("reason", reason)
+                .add("reason", reason.wireName())
                 .build();
     }
 

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ResyncReason;
 import jakarta.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -88,7 +89,7 @@ final class OutboundQueue {
             return switch (kind) {
                 case REPLY -> head;
                 case EVENT -> head.concat(payload);
-                case SLOW_CONSUMER -> Messages.resyncRequired(subscriptionId, cursor, "slow_consumer").toString();
+                case SLOW_CONSUMER -> Messages.resyncRequired(subscriptionId, cursor, ResyncReason.SLOW_CONSUMER).toString();
             };
         }
     }
@@ -196,7 +197,7 @@ final class OutboundQueue {
                 Entry resync = new Entry(Kind.SLOW_CONSUMER, id, null, null, newest);
                 slowResyncs.put(id, resync);
                 add(resync);
-                counts.resync("slow_consumer");
+                counts.resync(ResyncReason.SLOW_CONSUMER);
             }
         });
         LOG.fine(() -> "Connection " + subscriber.id() + " is not keeping up: dropped its queued events, "

@@ -2,13 +2,14 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
-import io.objectstreams.web.filter.Filter;
+import io.objectstreams.protocol.ResyncReason;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * One client connection on any transport: its viewer, its subscriptions and its outbound queue.
@@ -23,28 +24,26 @@ public final class StreamSession {
 
     private final Subscriber subscriber;
     private final Viewer viewer;
-    private final SubscriptionEngine engine;
     private final OutboundQueue outbound;
+    private final ReplayPlanner planner;
+    private final FanOutLedger ledger;
+    private final LongSupplier deliveredCursor;
+    private final SubscriptionLimits limits;
+    private final DeliveryCounts counts;
     private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
-    private final Map<String, Starting> starting = new HashMap<>();
+    private final Map<String, StartingSubscription> starting = new HashMap<>();
     private int nextId = 1;
 
-    /** Live events handed to a subscription before it started, bounded like the outbound queue; or a resync. */
-    private static final class Starting {
-        final List<Delivery> buffered = new ArrayList<>();
-        long resyncCursor = -1;
-        String resyncReason;
-    }
-
-    /** One event with whether its subject matches the subscription now. */
-    record Delivery(StreamEvent event, boolean matches) {
-    }
-
-    StreamSession(Subscriber subscriber, Viewer viewer, SubscriptionEngine engine, OutboundQueue outbound) {
+    StreamSession(Subscriber subscriber, Viewer viewer, OutboundQueue outbound, ReplayPlanner planner,
+                  FanOutLedger ledger, LongSupplier deliveredCursor, SubscriptionLimits limits, DeliveryCounts counts) {
         this.subscriber = subscriber;
         this.viewer = viewer;
-        this.engine = engine;
         this.outbound = outbound;
+        this.planner = planner;
+        this.ledger = ledger;
+        this.deliveredCursor = deliveredCursor;
+        this.limits = limits;
+        this.counts = counts;
     }
 
     public Viewer viewer() {
@@ -63,58 +62,88 @@ public final class StreamSession {
     /** Starts a subscription: {@code subscribed}, then its replay or resync, then its live events. */
     public void subscribe(SubscribeRequest request) throws ProtocolError {
         String id = request.subscriptionId() != null ? request.subscriptionId() : "sub_" + nextId++;
-        synchronized (this) {
-            if (subscriptions.containsKey(id)) {
-                throw new ProtocolError(ProtocolError.DUPLICATE_SUBSCRIPTION, "Subscription " + id + " is already active");
-            }
-            if (subscriptions.size() >= engine.maxSubscriptions()) {
-                throw new ProtocolError(ProtocolError.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds "
-                        + subscriptions.size() + " subscriptions (streams.websocket.max-subscriptions)");
-            }
-        }
-        Filter filter = engine.filter(viewer, request);
-        Subscription subscription = new Subscription(id, request, filter, viewer);
-        long cursor = engine.register(this, subscription);
-        SubscriptionEngine.Start start;
+        checkRoomFor(id);
+        Subscription subscription = new Subscription(id, request, planner.filter(request), viewer);
+        long cursor = join(subscription);
+        SubscriptionStart start;
         try {
-            start = engine.start(viewer, subscription, cursor);
+            start = planner.start(viewer, subscription, cursor);
         } catch (ProtocolError | RuntimeException e) {
-            synchronized (this) {
-                subscriptions.remove(id);
-                starting.remove(id);
-            }
+            forget(id);
             throw e;
         }
         synchronized (this) {
-            int held = memberPks();
-            if (held + start.members().size() > engine.maxConnectionMemberPks()) {
-                subscriptions.remove(id);
-                starting.remove(id);
-                throw new ProtocolError(ProtocolError.MEMBER_LIMIT_EXCEEDED, "This subscription would hold "
-                        + start.members().size() + " objects and this connection's subscriptions already hold " + held
-                        + "; together they may hold " + engine.maxConnectionMemberPks()
-                        + " (streams.websocket.max-connection-member-pks). Unsubscribe or narrow a filter");
-            }
-            subscription.start(start.members(), start.replayFrom());
-            outbound.control(Messages.subscribed(subscription, cursor));
-            if (start.resyncReason() != null) {
-                resyncNow(subscription, cursor, start.resyncReason());
-            }
-            EventPayloads payloads = new EventPayloads();
-            for (Delivery replayed : start.replay()) {
-                apply(subscription, replayed.event(), replayed.matches(), payloads);
-            }
-            Starting pending = starting.remove(id);
-            if (pending.resyncReason != null) {
-                // The dropped live events may be newer than the members just read: they are read again at the next
-                // batch, and the client is told to resync once more then.
-                resyncNow(subscription, pending.resyncCursor, pending.resyncReason);
-                subscription.markStale(pending.resyncReason);
-                engine.rereadLater(this, subscription);
-            }
-            for (Delivery live : pending.buffered) {
-                apply(subscription, live.event(), live.matches(), payloads);
-            }
+            checkMemberRoom(id, start);
+            begin(subscription, start, cursor);
+        }
+    }
+
+    private synchronized void checkRoomFor(String id) throws ProtocolError {
+        if (subscriptions.containsKey(id)) {
+            throw new ProtocolError(ProtocolError.DUPLICATE_SUBSCRIPTION, "Subscription " + id + " is already active");
+        }
+        if (subscriptions.size() >= limits.maxSubscriptions()) {
+            throw new ProtocolError(ProtocolError.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds "
+                    + subscriptions.size() + " subscriptions (streams.websocket.max-subscriptions)");
+        }
+    }
+
+    /**
+     * Adds the subscription between two batches and returns the cursor it starts from: every batch through it has
+     * been fanned out without the subscription, every later one reaches it (buffered until it has started).
+     */
+    private long join(Subscription subscription) throws ProtocolError {
+        if (deliveredCursor.getAsLong() < 0) {
+            // Registered now, the subscription would start at a cursor delivery may later jump past (G10).
+            throw new ProtocolError(ProtocolError.UNAVAILABLE, "This server has not reached the database since it"
+                    + " started, so it cannot tell where your subscription would start; retry shortly");
+        }
+        return ledger.join(() -> add(subscription), deliveredCursor);
+    }
+
+    private synchronized void add(Subscription subscription) {
+        subscriptions.put(subscription.id(), subscription);
+        starting.put(subscription.id(), new StartingSubscription(limits.maxConnectionBytes()));
+    }
+
+    private synchronized void forget(String id) {
+        subscriptions.remove(id);
+        starting.remove(id);
+    }
+
+    /** Refuses a subscription that would make this connection's subscriptions hold too many objects together. */
+    private void checkMemberRoom(String id, SubscriptionStart start) throws ProtocolError {
+        int held = memberPks();
+        if (held + start.members().size() > limits.maxConnectionMemberPks()) {
+            forget(id);
+            throw new ProtocolError(ProtocolError.MEMBER_LIMIT_EXCEEDED, "This subscription would hold "
+                    + start.members().size() + " objects and this connection's subscriptions already hold " + held
+                    + "; together they may hold " + limits.maxConnectionMemberPks()
+                    + " (streams.websocket.max-connection-member-pks). Unsubscribe or narrow a filter");
+        }
+    }
+
+    /** {@code subscribed}, then the replay or resync, then the live events it was handed while starting. */
+    private void begin(Subscription subscription, SubscriptionStart start, long cursor) {
+        subscription.start(start.members(), start.replayFrom());
+        outbound.control(Messages.subscribed(subscription, cursor));
+        if (start.resyncReason() != null) {
+            resyncNow(subscription, cursor, start.resyncReason());
+        }
+        EventPayloads payloads = new EventPayloads();
+        for (Delivery replayed : start.replay()) {
+            apply(subscription, replayed.event(), replayed.matches(), payloads);
+        }
+        StartingSubscription pending = starting.remove(subscription.id());
+        if (pending.resyncReason() != null) {
+            // The dropped live events may be newer than the members just read: they are read again at the next
+            // batch, and the client is told to resync once more then.
+            resyncNow(subscription, pending.resyncCursor(), pending.resyncReason());
+            subscription.markStale(pending.resyncReason());
+            ledger.rereadLater(this, subscription);
+        }
+        for (Delivery live : pending.buffered()) {
+            apply(subscription, live.event(), live.matches(), payloads);
         }
     }
 
@@ -129,13 +158,7 @@ public final class StreamSession {
         outbound.control(Messages.unsubscribed(id));
     }
 
-    /** Called by the engine, with no batch in flight: from now on every batch sees the subscription. */
-    synchronized void add(Subscription subscription) {
-        subscriptions.put(subscription.id(), subscription);
-        starting.put(subscription.id(), new Starting());
-    }
-
-    /** The subscriptions an event may concern, for the engine's membership queries. */
+    /** The subscriptions an event may concern, for the fan-out's membership queries. */
     synchronized List<Subscription> concerned(StreamEvent event) {
         List<Subscription> concerned = null;
         for (Subscription subscription : subscriptions.values()) {
@@ -154,47 +177,37 @@ public final class StreamSession {
         if (subscriptions.get(subscription.id()) != subscription) {
             return;
         }
-        Starting pending = starting.get(subscription.id());
-        if (pending == null) {
-            if (subscription.staleReason() == null) {
-                apply(subscription, event, matches, payloads);
-            } else {
-                subscription.skipThrough(event.cursor());
-            }
-        } else if (pending.resyncReason != null) {
-            pending.resyncCursor = Math.max(pending.resyncCursor, event.cursor());
-        } else if ((pending.buffered.size() + 1L) * OutboundQueue.ENTRY_BYTES <= engine.maxConnectionBytes()) {
-            pending.buffered.add(new Delivery(event, matches));
+        StartingSubscription pending = starting.get(subscription.id());
+        if (pending != null) {
+            pending.buffer(event, matches);
+        } else if (subscription.staleReason() == null) {
+            apply(subscription, event, matches, payloads);
         } else {
-            pending.buffered.clear();
-            pending.resyncCursor = event.cursor();
-            pending.resyncReason = "slow_consumer";
+            subscription.skipThrough(event.cursor());
         }
     }
 
     /**
-     * Tells a subscription it may have missed events through {@code cursor} (G10): the engine could not decide
+     * Tells a subscription it may have missed events through {@code cursor} (G10): the fan-out could not decide
      * them. Nothing of the subscription through that cursor is sent after this.
      *
      * @param members the subscription's members read after the events it missed, which the client's refetch will
-     *                agree with; {@code null} when they could not be read, and the engine reads them again later
+     *                agree with; {@code null} when they could not be read, and the fan-out reads them again later
      */
-    synchronized void resync(Subscription subscription, long cursor, String reason, Set<String> members) {
+    synchronized void resync(Subscription subscription, long cursor, ResyncReason reason, Set<String> members) {
         if (!holds(subscription)) {
             return;
         }
-        Starting pending = starting.get(subscription.id());
+        StartingSubscription pending = starting.get(subscription.id());
         if (pending != null) {
-            pending.buffered.clear();
-            pending.resyncCursor = Math.max(pending.resyncCursor, cursor);
-            pending.resyncReason = reason;
+            pending.resync(cursor, reason);
             return;
         }
         if (members != null) {
             subscription.reread(members);
         } else if (subscription.staleReason() == null) {
             subscription.markStale(reason);
-            engine.rereadLater(this, subscription);
+            ledger.rereadLater(this, subscription);
         }
         resyncNow(subscription, cursor, reason);
     }
@@ -210,8 +223,7 @@ public final class StreamSession {
      */
     synchronized void end(Subscription subscription, ProtocolError error) {
         if (holds(subscription)) {
-            subscriptions.remove(subscription.id());
-            starting.remove(subscription.id());
+            forget(subscription.id());
             outbound.control(Messages.error(error));
         }
     }
@@ -239,10 +251,6 @@ public final class StreamSession {
         return outbound.size();
     }
 
-    long queuedBytes() {
-        return outbound.queuedBytes();
-    }
-
     long droppedEvents() {
         return outbound.droppedEvents();
     }
@@ -251,14 +259,14 @@ public final class StreamSession {
         outbound.discard();
     }
 
-    private void resyncNow(Subscription subscription, long cursor, String reason) {
-        engine.counts().resync(reason);
+    private void resyncNow(Subscription subscription, long cursor, ResyncReason reason) {
+        counts.resync(reason);
         subscription.skipThrough(cursor);
         outbound.control(Messages.resyncRequired(subscription.id(), cursor, reason));
     }
 
     private void apply(Subscription subscription, StreamEvent event, boolean matches, EventPayloads payloads) {
-        String action = subscription.effect(event, matches);
+        var action = subscription.effect(event, matches);
         if (action != null) {
             boolean own = viewer.name() != null && viewer.name().equals(event.actor());
             outbound.event(subscription, event.cursor(), payloads.of(event, action, own));

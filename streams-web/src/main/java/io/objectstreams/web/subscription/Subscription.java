@@ -3,6 +3,8 @@ package io.objectstreams.web.subscription;
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
+import io.objectstreams.protocol.ListAction;
+import io.objectstreams.protocol.ResyncReason;
 import io.objectstreams.web.filter.Filter;
 import java.util.HashSet;
 import java.util.Set;
@@ -28,7 +30,7 @@ final class Subscription {
     private final String eventHead;
     private Set<String> members = new HashSet<>();
     private long sentThrough;
-    private String staleReason;
+    private ResyncReason staleReason;
 
     Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer) {
         this.id = id;
@@ -77,12 +79,12 @@ final class Subscription {
     }
 
     /** Its members are out of date since a resync for {@code reason}, until {@link #reread}. */
-    void markStale(String reason) {
+    void markStale(ResyncReason reason) {
         staleReason = reason;
     }
 
     /** Why its members are out of date, or {@code null} when they are current. */
-    String staleReason() {
+    ResyncReason staleReason() {
         return staleReason;
     }
 
@@ -102,7 +104,7 @@ final class Subscription {
      *
      * @param matchesNow whether the subject exists, is visible to the subscriber and matches the filter now
      */
-    String effect(StreamEvent event, boolean matchesNow) {
+    ListAction effect(StreamEvent event, boolean matchesNow) {
         if (event.cursor() <= sentThrough) {
             return null;
         }
@@ -110,14 +112,14 @@ final class Subscription {
         boolean belonged = members.contains(event.pk());
         if (event.op() == EventOperation.DELETED) {
             members.remove(event.pk());
-            return belonged ? "deleted" : null;
+            return belonged ? ListAction.DELETED : null;
         }
         if (matchesNow) {
             members.add(event.pk());
-            return belonged ? "changed" : "added";
+            return belonged ? ListAction.CHANGED : ListAction.ADDED;
         }
         members.remove(event.pk());
-        return belonged ? "removed" : null;
+        return belonged ? ListAction.REMOVED : null;
     }
 
     /** Skips everything up to {@code cursor} (after a resync). */

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ListAction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.EventOperation;
@@ -75,7 +76,7 @@ class OutboundQueueTest {
         StalledClient client = new StalledClient();
         OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
         Subscription subscription = subscription("s1");
-        String payload = Messages.eventPayload(event(1), "changed", false);
+        String payload = Messages.eventPayload(event(1), ListAction.CHANGED, false);
         queue.event(subscription, 1, payload);
         queue.event(subscription, 2, payload);
 
@@ -93,7 +94,7 @@ class OutboundQueueTest {
             throw new java.util.concurrent.RejectedExecutionException("stopping");
         });
 
-        queue.event(subscription("s1"), 1, Messages.eventPayload(event(1), "changed", false));
+        queue.event(subscription("s1"), 1, Messages.eventPayload(event(1), ListAction.CHANGED, false));
 
         assertThat(client.closedBecause).isNotNull();
         assertThat(queue.queuedBytes()).isZero();
@@ -105,7 +106,7 @@ class OutboundQueueTest {
         OutboundBudget budget = new OutboundBudget(1 << 20, 64 << 20, () -> 1);
         OutboundQueue queue = new OutboundQueue(client, budget, Runnable::run);
         Subscription subscription = subscription("s1");
-        String payload = Messages.eventPayload(event(1), "changed", false);
+        String payload = Messages.eventPayload(event(1), ListAction.CHANGED, false);
         for (int i = 1; i <= 3; i++) {
             queue.event(subscription, i, payload);
         }
@@ -122,7 +123,7 @@ class OutboundQueueTest {
     void eventMessagesAreTheSubscriptionHeadAndTheSharedPayload() {
         StalledClient client = new StalledClient();
         OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
-        queue.event(subscription("a\"b"), 7, Messages.eventPayload(event(7), "added", true));
+        queue.event(subscription("a\"b"), 7, Messages.eventPayload(event(7), ListAction.ADDED, true));
         JsonObject message = client.read().get(0);
         assertThat(message.getString("type")).isEqualTo("event");
         assertThat(message.getString("subscription_id")).isEqualTo("a\"b");
@@ -145,7 +146,7 @@ class OutboundQueueTest {
         Subscription second = subscription("second");
         int events = 200;
         for (int cursor = 1; cursor <= events; cursor++) {
-            queue.event(cursor % 2 == 0 ? first : second, cursor, Messages.eventPayload(event(cursor), "changed", false));
+            queue.event(cursor % 2 == 0 ? first : second, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
             assertThat(queue.queuedBytes()).isLessThanOrEqualTo(16 * 1024);
         }
         assertThat(queue.droppedEvents()).isPositive();
@@ -174,7 +175,7 @@ class OutboundQueueTest {
             queues.add(new OutboundQueue(client, budget, Runnable::run));
         }
         Subscription subscription = subscription("s");
-        String payload = Messages.eventPayload(event(1), "changed", false);
+        String payload = Messages.eventPayload(event(1), ListAction.CHANGED, false);
         for (int cursor = 1; cursor <= 2_000; cursor++) {
             for (OutboundQueue queue : queues) {
                 queue.event(subscription, cursor, payload);
@@ -196,7 +197,7 @@ class OutboundQueueTest {
         OutboundQueue queue = new OutboundQueue(new StalledClient(), budget, Runnable::run);
         Subscription subscription = subscription("s");
         for (int cursor = 1; cursor <= 10; cursor++) {
-            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), "changed", false));
+            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
         }
         assertThat(budget.queuedBytes()).isPositive();
         queue.discard();
@@ -224,7 +225,7 @@ class OutboundQueueTest {
         StalledClient client = new StalledClient();
         OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1L << 40, 1L << 40, () -> 1), Runnable::run);
         Subscription subscription = subscription("s");
-        String payload = Messages.eventPayload(event(1), "changed", false);
+        String payload = Messages.eventPayload(event(1), ListAction.CHANGED, false);
         int events = 200_000;
         long before = usedHeap();
         for (int cursor = 1; cursor <= events; cursor++) {

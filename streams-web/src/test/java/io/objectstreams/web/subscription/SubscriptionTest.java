@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
+import io.objectstreams.protocol.ListAction;
 import io.objectstreams.web.filter.Filter;
 import java.time.Instant;
 import java.util.List;
@@ -27,12 +28,12 @@ class SubscriptionTest {
     @Test
     void theTableOfBelongedAndMatchesNow() {
         Subscription s = started(Set.of("in"), 0);
-        assertThat(s.effect(event(1, "in", EventOperation.UPDATED), true)).isEqualTo("changed");
-        assertThat(s.effect(event(2, "out", EventOperation.CREATED), true)).isEqualTo("added");
-        assertThat(s.effect(event(3, "out", EventOperation.UPDATED), true)).as("now a member").isEqualTo("changed");
-        assertThat(s.effect(event(4, "out", EventOperation.UPDATED), false)).isEqualTo("removed");
+        assertThat(s.effect(event(1, "in", EventOperation.UPDATED), true)).isEqualTo(ListAction.CHANGED);
+        assertThat(s.effect(event(2, "out", EventOperation.CREATED), true)).isEqualTo(ListAction.ADDED);
+        assertThat(s.effect(event(3, "out", EventOperation.UPDATED), true)).as("now a member").isEqualTo(ListAction.CHANGED);
+        assertThat(s.effect(event(4, "out", EventOperation.UPDATED), false)).isEqualTo(ListAction.REMOVED);
         assertThat(s.effect(event(5, "out", EventOperation.UPDATED), false)).as("no longer a member").isNull();
-        assertThat(s.effect(event(6, "in", EventOperation.DELETED), false)).isEqualTo("deleted");
+        assertThat(s.effect(event(6, "in", EventOperation.DELETED), false)).isEqualTo(ListAction.DELETED);
         assertThat(s.effect(event(7, "in", EventOperation.DELETED), false)).as("deleted twice").isNull();
         assertThat(s.effect(event(8, "never", EventOperation.DELETED), false)).isNull();
     }
@@ -41,11 +42,11 @@ class SubscriptionTest {
     void eventsAtOrBeforeWhatWasSentAreNotSentAgain() {
         Subscription s = started(Set.of("in"), 10);
         assertThat(s.effect(event(10, "in", EventOperation.UPDATED), true)).isNull();
-        assertThat(s.effect(event(11, "in", EventOperation.UPDATED), true)).isEqualTo("changed");
+        assertThat(s.effect(event(11, "in", EventOperation.UPDATED), true)).isEqualTo(ListAction.CHANGED);
         assertThat(s.effect(event(11, "in", EventOperation.UPDATED), true)).isNull();
         s.skipThrough(20);
         assertThat(s.effect(event(15, "in", EventOperation.UPDATED), true)).as("covered by a resync").isNull();
-        assertThat(s.effect(event(21, "in", EventOperation.UPDATED), true)).isEqualTo("changed");
+        assertThat(s.effect(event(21, "in", EventOperation.UPDATED), true)).isEqualTo(ListAction.CHANGED);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.objectstreams.it.support.server;
 
-import io.objectstreams.web.subscription.SubscriptionEngine;
+import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 public class DropConnectionsResource {
 
     @Inject
-    SubscriptionEngine engine;
+    ConnectionRegistry engine;
 
     @POST
     public JsonObject drop() {

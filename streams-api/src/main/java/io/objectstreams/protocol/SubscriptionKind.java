@@ -1,0 +1,26 @@
+package io.objectstreams.protocol;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** What a subscription follows ({@code kind}): one object, the objects a filter matches, or a whole model. */
+public enum SubscriptionKind {
+    OBJECT,
+    FILTER,
+    MODEL;
+
+    /** The protocol spelling: {@code object}, {@code filter} or {@code model}. */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The kind a client named, or empty when it names none of them. */
+    public static Optional<SubscriptionKind> fromWireName(String value) {
+        for (SubscriptionKind kind : values()) {
+            if (kind.wireName().equals(value)) {
+                return Optional.of(kind);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,244 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.EventOperation;
+import io.objectstreams.ObjectRef;
+import io.objectstreams.StreamBatch;
+import io.objectstreams.StreamEvent;
+import io.objectstreams.StreamGap;
+import io.objectstreams.protocol.ResyncReason;
+import io.objectstreams.web.visibility.Visibility;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Turns each {@link StreamBatch} into subscription-relative messages for the sessions it is given (G8, G9), and each
+ * {@link StreamGap} into resyncs (G10, G11).
+ *
+ * <p>Cost per batch: the subscriptions an event may concern are grouped by scope (viewer, model, filter), and each
+ * scope costs one query for all of the batch's subjects it touches, whatever the number of subscriptions and
+ * connections sharing it.
+ *
+ * <p>Never silent (G10): when a scope's query fails, or the fan-out of a batch fails altogether, every subscription
+ * that may have been owed an event of that batch gets {@code resync_required} ({@code delivery_failed}) before
+ * anything later is sent to it. A session that cannot even be told is handed to {@code ended}, and its client
+ * disconnected: it reconnects with its cursor and is replayed or resynced then.
+ */
+final class BatchFanOut {
+
+    private static final Logger LOG = Logger.getLogger(BatchFanOut.class.getName());
+
+    private final Visibility visibility;
+    private final FanOutLedger ledger;
+    private final MemberReread reread;
+    private final AtomicLong failedBatches = new AtomicLong();
+
+    BatchFanOut(Visibility visibility, FanOutLedger ledger, MemberReread reread) {
+        this.visibility = visibility;
+        this.ledger = ledger;
+        this.reread = reread;
+    }
+
+    /** Fans a batch out to {@code sessions}; never throws, never skips a subscription silently. */
+    void batch(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
+        ledger.fanOut(() -> {
+            try {
+                if (!sessions.isEmpty()) {
+                    rereadStale(ended);
+                    fanOut(batch, sessions, ended);
+                }
+            } catch (RuntimeException | Error e) {
+                failedBatches.incrementAndGet();
+                LOG.log(Level.SEVERE, "Fan-out of cursors " + batch.firstCursor() + ".." + batch.lastCursor()
+                        + " failed; the subscriptions it concerned are told to resync (delivery_failed)", e);
+                resyncConcerned(batch, sessions, ended);
+            }
+        }, batch.lastCursor());
+    }
+
+    /**
+     * Cursors this instance still owed its clients were deleted before it delivered them: every subscription of
+     * {@code sessions} may have missed some, and is told so through the gap's end (G10, G11).
+     */
+    void gap(StreamGap gap, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
+        ledger.skip(() -> {
+            Map<StreamSession, List<Subscription>> owed = new LinkedHashMap<>();
+            for (StreamSession session : sessions) {
+                owed.put(session, session.subscriptions());
+            }
+            resync(owed, gap.throughCursor(), ResyncReason.CURSOR_PRUNED, ended);
+        }, gap.throughCursor());
+    }
+
+    /** Batches whose fan-out failed, in part or entirely, since start. */
+    long failedBatches() {
+        return failedBatches.get();
+    }
+
+    private void fanOut(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
+        List<StreamEvent> events = relevant(batch.events());
+        List<Pending> pending = new ArrayList<>();
+        // One set of subjects per distinct scope: the scope's hash is computed once, so grouping costs a lookup per
+        // delivery, where a set per subscription (merged afterwards) cost an allocation per delivery.
+        Map<Scope, Set<String>> toCheck = new HashMap<>();
+        for (StreamSession session : sessions) {
+            for (StreamEvent event : events) {
+                for (Subscription subscription : session.concerned(event)) {
+                    pending.add(new Pending(session, subscription, event));
+                    toCheck.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(event.pk());
+                }
+            }
+        }
+        Map<Scope, Set<String>> matching = new HashMap<>();
+        toCheck.forEach((scope, pks) -> matching.put(scope, matchingOrNull(scope, pks, batch)));
+        EventPayloads payloads = new EventPayloads();
+        Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
+        for (Pending delivery : pending) {
+            Set<String> matches = matching.get(delivery.subscription().scope());
+            if (matches == null) {
+                // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
+                undecided.computeIfAbsent(delivery.session(), k -> new LinkedHashSet<>()).add(delivery.subscription());
+            } else {
+                delivery.session().deliver(delivery.subscription(), delivery.event(),
+                        matches.contains(delivery.event().pk()), payloads);
+            }
+        }
+        resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
+    }
+
+    /**
+     * The batch without the events a later delete in the same batch supersedes. Membership is decided against
+     * the database as it is now, where a deleted object no longer exists: its earlier events could only be
+     * reported as leaving the set. Dropping them, the delete reaches whoever had the object (as {@code deleted}),
+     * and an object created and deleted within one batch, which nobody was told about, has no effect.
+     */
+    private static List<StreamEvent> relevant(List<StreamEvent> batch) {
+        Map<ObjectRef, Long> deletedAt = new HashMap<>();
+        for (StreamEvent event : batch) {
+            if (event.op() == EventOperation.DELETED) {
+                deletedAt.put(event.subject(), event.cursor());
+            }
+        }
+        if (deletedAt.isEmpty()) {
+            return batch;
+        }
+        return batch.stream()
+                .filter(e -> e.op() == EventOperation.DELETED || e.cursor() > deletedAt.getOrDefault(e.subject(), 0L))
+                .toList();
+    }
+
+    /** The matching subjects of one scope, or {@code null} when they cannot be decided (never guessed, G8/G10). */
+    private Set<String> matchingOrNull(Scope scope, Set<String> pks, StreamBatch batch) {
+        try {
+            return visibility.matching(scope.viewer(), scope.model(), scope.filter(), pks);
+        } catch (RuntimeException e) {
+            failedBatches.incrementAndGet();
+            LOG.log(Level.WARNING, "Visibility check of " + scope.model() + " for cursors " + batch.firstCursor() + ".."
+                    + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
+            return null;
+        }
+    }
+
+    /**
+     * Tells each owed subscription to resync through {@code cursor}, after reading its members again. A subscription
+     * whose members cannot be read now is told all the same, and is read again (and told again) at the next batch.
+     */
+    private void resync(Map<StreamSession, ? extends Collection<Subscription>> owed, long cursor, ResyncReason reason,
+                        Consumer<StreamSession> ended) {
+        if (owed.isEmpty()) {
+            return;
+        }
+        Map<Subscription, Set<String>> members;
+        try {
+            members = reread.read(owed);
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.WARNING, "Could not read the members of the subscriptions told to resync ("
+                    + reason.wireName() + "); they are read again at the next batch", e);
+            members = Map.of();
+        }
+        for (Map.Entry<StreamSession, ? extends Collection<Subscription>> entry : owed.entrySet()) {
+            StreamSession session = entry.getKey();
+            try {
+                for (Subscription subscription : entry.getValue()) {
+                    session.resync(subscription, cursor, reason, members.get(subscription));
+                }
+            } catch (RuntimeException | Error e) {
+                closeUntold(session, cursor, e, ended);
+            }
+        }
+    }
+
+    /**
+     * Reads again the members of the subscriptions whose members could not be read when they were told to resync,
+     * and tells each that was read to resync once more, through the last cursor fanned out: the client's refetch
+     * after the first resync may be older than the members read now.
+     */
+    private void rereadStale(Consumer<StreamSession> ended) {
+        List<FanOutLedger.Owed> due = ledger.takeStale();
+        if (due.isEmpty()) {
+            return;
+        }
+        Map<StreamSession, List<Subscription>> owed = new LinkedHashMap<>();
+        for (FanOutLedger.Owed entry : due) {
+            owed.computeIfAbsent(entry.session(), k -> new ArrayList<>()).add(entry.subscription());
+        }
+        Map<Subscription, Set<String>> members = reread.read(owed);
+        long through = ledger.fannedOutThrough();
+        for (FanOutLedger.Owed entry : due) {
+            Set<String> read = members.get(entry.subscription());
+            if (read == null) {
+                if (entry.session().holds(entry.subscription())) {
+                    ledger.rereadLater(entry.session(), entry.subscription());
+                }
+            } else {
+                try {
+                    entry.session().resync(entry.subscription(), through, entry.subscription().staleReason(), read);
+                } catch (RuntimeException | Error e) {
+                    closeUntold(entry.session(), through, e, ended);
+                }
+            }
+        }
+    }
+
+    /** After a failed fan-out: every subscription an event of the batch may concern resyncs past the batch. */
+    private void resyncConcerned(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
+        Map<StreamSession, Set<Subscription>> owed = new LinkedHashMap<>();
+        for (StreamSession session : sessions) {
+            try {
+                Set<Subscription> concerned = new LinkedHashSet<>();
+                for (StreamEvent event : batch.events()) {
+                    concerned.addAll(session.concerned(event));
+                }
+                if (!concerned.isEmpty()) {
+                    owed.put(session, concerned);
+                }
+            } catch (RuntimeException | Error e) {
+                closeUntold(session, batch.lastCursor(), e, ended);
+            }
+        }
+        resync(owed, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
+    }
+
+    /**
+     * Not even a resync could be queued for a connection: ending it is the only way left to tell the client, which
+     * reconnects with its cursor and is replayed or resynced then (G10).
+     */
+    private static void closeUntold(StreamSession session, long cursor, Throwable failure, Consumer<StreamSession> ended) {
+        LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", failure);
+        ended.accept(session);
+        session.subscriber().close("The server could not deliver cursors up to " + cursor, false);
+    }
+
+    private record Pending(StreamSession session, Subscription subscription, StreamEvent event) {
+    }
+}

@@ -1,0 +1,166 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.StreamBatch;
+import io.objectstreams.StreamGap;
+import io.objectstreams.Viewer;
+import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.feed.TransportSettings;
+import io.objectstreams.health.ListenerProbes;
+import io.objectstreams.health.SessionReport;
+import io.objectstreams.web.visibility.Visibility;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * This instance's connections, whatever the transport: admits and forgets them, owns the byte budget and the sender
+ * pool their queues share, hands each batch and gap to the fan-out with the sessions open now, and reports on them.
+ * The transports call this; it calls the sessions and the fan-out, and nothing calls back into it.
+ */
+@ApplicationScoped
+public class ConnectionRegistry {
+
+    @Inject
+    Visibility visibility;
+
+    @Inject
+    StreamsFeed feed;
+
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
+    private final Map<Subscriber, StreamSession> sessions = new ConcurrentHashMap<>();
+    private final DeliveryCounts counts = new DeliveryCounts();
+    private final FanOutLedger ledger = new FanOutLedger();
+    private final Supplier<SessionReport> reportSource = this::report;
+    private Admission admission;
+    private OutboundBudget budget;
+    private SubscriptionLimits limits;
+    private ReplayPlanner planner;
+    private BatchFanOut fanOut;
+
+    /**
+     * Sends queued messages, off the delivery thread: a send costs the container real work, which must not hold up
+     * the next batch. A plain pool over container-made threads: no context capture per task.
+     */
+    private ExecutorService senders;
+
+    @PostConstruct
+    void start() {
+        TransportSettings settings = feed.settings();
+        int count = settings.senderThreads();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+        pool.allowCoreThreadTimeOut(true);
+        senders = pool;
+        admission = new Admission(settings.maxConnections(), settings.maxConnectionsPerPrincipal());
+        budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
+        limits = SubscriptionLimits.of(settings);
+        planner = new ReplayPlanner(visibility, feed, limits);
+        fanOut = new BatchFanOut(visibility, ledger, new MemberReread(visibility, limits.maxMemberPks()));
+        ListenerProbes.registerSessions(reportSource);
+    }
+
+    @PreDestroy
+    void stop() {
+        ListenerProbes.unregisterSessions(reportSource);
+        senders.shutdownNow();
+    }
+
+    /**
+     * Registers a new connection of any transport, or refuses it ({@code connection_limit_exceeded}) when this
+     * instance holds {@code streams.connections.max} connections, or the viewer
+     * {@code streams.connections.max-per-principal}. A refused connection holds nothing.
+     */
+    public StreamSession open(Subscriber subscriber, Viewer viewer) throws ProtocolError {
+        admission.admit(viewer);
+        OutboundQueue outbound = new OutboundQueue(subscriber, budget, senders, counts);
+        StreamSession session = new StreamSession(subscriber, viewer, outbound, planner, ledger, feed::deliveredCursor,
+                limits, counts);
+        sessions.put(subscriber, session);
+        return session;
+    }
+
+    /**
+     * Forgets a connection that ended, and counts why, by transport ({@code cause} {@code null}: not known), for
+     * the operators' status.
+     */
+    public void close(Subscriber subscriber, String cause) {
+        if (subscriber != null && sessions.containsKey(subscriber)) {
+            counts.ended(subscriber.transport(), cause == null ? "unknown" : cause);
+        }
+        close(subscriber);
+    }
+
+    /** Forgets a connection that ended, and what was queued for it. */
+    public void close(Subscriber subscriber) {
+        StreamSession session = subscriber == null ? null : sessions.remove(subscriber);
+        if (session != null) {
+            session.closed();
+            ledger.forget(session);
+            admission.release(session.viewer());
+        }
+    }
+
+    /**
+     * Ends every connection of this instance (clients reconnect and resume from their cursors); returns how many
+     * there were. For operators and tests of reconnection.
+     */
+    public int closeAll(String reason) {
+        List<StreamSession> open = List.copyOf(sessions.values());
+        for (StreamSession session : open) {
+            session.subscriber().close(reason, false);
+        }
+        return open.size();
+    }
+
+    /** Connections that ended since start, by {@code transport.cause}: how the server let them go, or how they broke. */
+    public Map<String, Long> endedConnections() {
+        return counts.endedByCause();
+    }
+
+    void onBatch(@Observes StreamBatch batch) {
+        fanOut.batch(batch, sessions.values(), this::endUntold);
+    }
+
+    void onGap(@Observes StreamGap gap) {
+        fanOut.gap(gap, sessions.values(), this::endUntold);
+    }
+
+    /** A session the fan-out could not tell what it missed: forgotten before its client is disconnected. */
+    private void endUntold(StreamSession session) {
+        close(session.subscriber());
+    }
+
+    /** This instance's connections, queues and counts since start, for health data and operators. */
+    public SessionReport report() {
+        int subscriptions = 0;
+        int sseSubscriptions = 0;
+        int queued = 0;
+        long dropped = 0;
+        int sse = 0;
+        for (StreamSession session : sessions.values()) {
+            int held = session.subscriptionCount();
+            if (session.subscriber().transport().equals("sse")) {
+                sse++;
+                sseSubscriptions += held;
+            }
+            subscriptions += held;
+            queued += session.queuedMessages();
+            dropped += session.droppedEvents();
+        }
+        return new SessionReport(sessions.size(), sse, subscriptions, sseSubscriptions, queued, budget.queuedBytes(),
+                budget.maxServerBytes(), dropped, fanOut.failedBatches(), counts.deliveredEvents(), counts.resyncsByReason());
+    }
+}

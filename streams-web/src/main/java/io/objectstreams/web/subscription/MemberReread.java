@@ -1,0 +1,100 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.web.visibility.Visibility;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Reads again the members of subscriptions told to resync: the client refetches once told, so it then holds what the
+ * server's set holds, and later events classify alike for both (G9, G10). One query per distinct scope.
+ */
+final class MemberReread {
+
+    private static final Logger LOG = Logger.getLogger(MemberReread.class.getName());
+
+    private final Visibility visibility;
+    private final int maxMemberPks;
+
+    MemberReread(Visibility visibility, int maxMemberPks) {
+        this.visibility = visibility;
+        this.maxMemberPks = maxMemberPks;
+    }
+
+    /**
+     * The members of each subscription read now; a subscription whose scope could not be read is absent. A filter or
+     * model subscription that now matches more than {@code streams.websocket.max-member-pks} objects is ended with
+     * {@code subscription_too_large}, and is absent too.
+     */
+    Map<Subscription, Set<String>> read(Map<StreamSession, ? extends Collection<Subscription>> owed) {
+        Map<Scope, Set<String>> objectPks = new HashMap<>();
+        Set<Scope> sets = new HashSet<>();
+        for (Collection<Subscription> subscriptions : owed.values()) {
+            for (Subscription subscription : subscriptions) {
+                if (subscription.request().isObject()) {
+                    objectPks.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(subscription.request().pk());
+                } else {
+                    sets.add(subscription.scope());
+                }
+            }
+        }
+        Map<Scope, Set<String>> visibleObjects = visibleObjects(objectPks);
+        Map<Scope, Set<String>> setMembers = setMembers(sets);
+        Map<Subscription, Set<String>> members = new HashMap<>();
+        owed.forEach((session, subscriptions) -> {
+            for (Subscription subscription : subscriptions) {
+                if (subscription.request().isObject()) {
+                    Set<String> visible = visibleObjects.get(subscription.scope());
+                    if (visible != null) {
+                        String pk = subscription.request().pk();
+                        members.put(subscription, visible.contains(pk) ? Set.of(pk) : Set.of());
+                    }
+                } else {
+                    Set<String> current = setMembers.get(subscription.scope());
+                    if (current != null && current.size() > maxMemberPks) {
+                        session.end(subscription, tooLarge(subscription));
+                    } else if (current != null) {
+                        members.put(subscription, current);
+                    }
+                }
+            }
+        });
+        return members;
+    }
+
+    private Map<Scope, Set<String>> visibleObjects(Map<Scope, Set<String>> pksByScope) {
+        Map<Scope, Set<String>> read = new HashMap<>();
+        pksByScope.forEach((scope, pks) -> {
+            try {
+                read.put(scope, visibility.matching(scope.viewer(), scope.model(), scope.filter(), pks));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Could not read again which " + scope.model() + " objects are visible; their"
+                        + " subscriptions are read again at the next batch", e);
+            }
+        });
+        return read;
+    }
+
+    private Map<Scope, Set<String>> setMembers(Set<Scope> scopes) {
+        Map<Scope, Set<String>> read = new HashMap<>();
+        for (Scope scope : scopes) {
+            try {
+                read.put(scope, visibility.members(scope.viewer(), scope.model(), scope.filter(), maxMemberPks));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Could not read again the members of a " + scope.model() + " subscription;"
+                        + " it is read again at the next batch", e);
+            }
+        }
+        return read;
+    }
+
+    private ProtocolError tooLarge(Subscription subscription) {
+        return new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "Subscription " + subscription.id()
+                + " now matches more than " + maxMemberPks + " objects (streams.websocket.max-member-pks) and has ended;"
+                + " narrow the filter", Messages.JSON.createObjectBuilder().add("subscription_id", subscription.id()).build());
+    }
+}

@@ -1,0 +1,122 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.StreamEvent;
+import io.objectstreams.feed.CursorState;
+import io.objectstreams.protocol.ResyncReason;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * What a subscription resuming from a client's cursor is owed: the rows of docs/protocol.md's "Reconnecting" table,
+ * as pure functions of what the planner read (G9, G10). Nothing here reads the database or touches a session, so
+ * every cell of the table is unit-tested without a server.
+ */
+final class ReplayClassification {
+
+    /** How many rows (of every model) a filter or model replay may read, per {@code streams.replay-limit}. */
+    static final int SCAN_FACTOR = 10;
+
+    private ReplayClassification() {
+    }
+
+    /** Refuses a cursor newer than any the outbox assigned: the client holds a cursor of another database. */
+    static void checkNotAhead(long from, CursorState state) throws ProtocolError {
+        if (from > state.lastCursor()) {
+            throw new ProtocolError(ProtocolError.INVALID_CURSOR, "Cursor " + from
+                    + " is newer than the outbox (last cursor " + state.lastCursor() + ")");
+        }
+    }
+
+    /** Whether retention deleted rows after {@code from}, so no replay from it can be complete (G11). */
+    static boolean pruned(long from, CursorState state) {
+        return from < state.prunedThrough();
+    }
+
+    /**
+     * Whether a filter or model replay from {@code from} through {@code cursor} would read more rows than it may.
+     * Cursors have no holes, so the span is the number of rows committed since the client's cursor.
+     */
+    static boolean spanTooLong(long from, long cursor, int replayLimit) {
+        return cursor - from > (long) replayLimit * SCAN_FACTOR;
+    }
+
+    /**
+     * An object subscription's replay: the object's events after {@code from} (read through the registration
+     * {@code cursor}, at most one more than the limit), or a resync when there are more than the limit.
+     *
+     * @param members the object, found visible after the subscription registered at {@code cursor}
+     */
+    static SubscriptionStart object(Set<String> members, List<StreamEvent> missed, long from, long cursor, int replayLimit) {
+        if (missed.size() > replayLimit) {
+            return SubscriptionStart.resync(members, cursor, ResyncReason.OBJECT_REPLAY_LIMIT_EXCEEDED);
+        }
+        // Every event is older than the visibility check that found the object, so each matches (G8).
+        return new SubscriptionStart(members, from, missed.stream().map(e -> new Delivery(e, true)).toList(), null);
+    }
+
+    /**
+     * A filter or model subscription's replay: each subject of the model that changed after {@code from}, once, at
+     * its latest cursor. With the client's {@code members}, every changed subject is classified exactly from them;
+     * without, only what names no object the viewer cannot read now, and otherwise the subscription resyncs
+     * ({@code cursor_replay_unavailable}): naming such an object could reveal one the viewer never saw (G8).
+     *
+     * @param rows          the model's rows after {@code from} through {@code cursor}, in cursor order
+     * @param current       the subscription's members read now: visible to the viewer and matching the filter
+     * @param clientMembers the pks the client says it holds at {@code from}, or {@code null}
+     * @param visible       which of the given pks the viewer may read now, whatever the filter
+     */
+    static SubscriptionStart set(List<StreamEvent> rows, Set<String> current, Set<String> clientMembers,
+                                 Function<Set<String>, Set<String>> visible, long from, long cursor, int replayLimit) {
+        if (from >= cursor) {
+            return SubscriptionStart.live(clientMembers != null ? clientMembers : current, from);
+        }
+        List<ChangedSubject> changed = ChangedSubject.coalesce(rows).values().stream()
+                .sorted(Comparator.comparingLong(c -> c.event().cursor())).toList();
+        if (changed.size() > replayLimit) {
+            return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+        }
+        if (clientMembers != null) {
+            List<Delivery> replay = new ArrayList<>();
+            for (ChangedSubject subject : changed) {
+                replay.add(new Delivery(subject.event(), !subject.deleted() && current.contains(subject.pk())));
+            }
+            return new SubscriptionStart(clientMembers, from, replay, null);
+        }
+        return withoutMembers(changed, current, visible, from, cursor);
+    }
+
+    private static SubscriptionStart withoutMembers(List<ChangedSubject> changed, Set<String> current,
+                                                    Function<Set<String>, Set<String>> visible, long from, long cursor) {
+        Set<String> outside = new HashSet<>();
+        for (ChangedSubject subject : changed) {
+            if (!subject.deleted() && !current.contains(subject.pk())) {
+                outside.add(subject.pk());
+            }
+        }
+        Set<String> readable = outside.isEmpty() ? Set.of() : visible.apply(outside);
+        Set<String> initial = new HashSet<>(current);
+        List<Delivery> replay = new ArrayList<>();
+        for (ChangedSubject subject : changed) {
+            String pk = subject.pk();
+            if (subject.createdSince()) {
+                // Created after the client's cursor: it cannot hold it, so it is added, or never mentioned.
+                initial.remove(pk);
+                if (!subject.deleted() && current.contains(pk)) {
+                    replay.add(new Delivery(subject.event(), true));
+                }
+            } else if (subject.deleted() || !current.contains(pk) && !readable.contains(pk)) {
+                // Gone, or no longer readable: whether the client held it cannot be known without naming it.
+                return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            } else {
+                // Readable and older than the cursor: the client may hold it, so it is changed, or removed.
+                initial.add(pk);
+                replay.add(new Delivery(subject.event(), current.contains(pk)));
+            }
+        }
+        return new SubscriptionStart(initial, from, replay, null);
+    }
+}

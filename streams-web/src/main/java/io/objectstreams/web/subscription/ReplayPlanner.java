@@ -1,0 +1,141 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.StreamEvent;
+import io.objectstreams.Viewer;
+import io.objectstreams.VisibilityPolicy;
+import io.objectstreams.feed.CursorState;
+import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.protocol.ResyncReason;
+import io.objectstreams.web.filter.Filter;
+import io.objectstreams.web.filter.FilterDeclarations;
+import io.objectstreams.web.filter.InvalidFilterException;
+import io.objectstreams.web.visibility.Visibility;
+import jakarta.json.JsonObjectBuilder;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads what a new subscription starts with: its validated filter, its members, and for a client's cursor what it
+ * missed, which {@link ReplayClassification} then classifies (G9, G10). Reads the database, never touches a session:
+ * the session applies what this returns.
+ */
+final class ReplayPlanner {
+
+    private final Visibility visibility;
+    private final StreamsFeed feed;
+    private final SubscriptionLimits limits;
+
+    ReplayPlanner(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits) {
+        this.visibility = visibility;
+        this.feed = feed;
+        this.limits = limits;
+    }
+
+    /**
+     * Checks that the viewer may subscribe as asked and returns the validated filter: the model must have a
+     * policy, a filter must pass its model's declarations. Whether an object is visible is decided by
+     * {@link #start}, after registration.
+     */
+    Filter filter(SubscribeRequest request) throws ProtocolError {
+        VisibilityPolicy<?> policy = visibility.policy(request.model()).orElseThrow(() -> new ProtocolError(
+                ProtocolError.NOT_FOUND, "There is no subscribable model " + request.model()));
+        if (!request.kind().equals("filter")) {
+            return Filter.NONE;
+        }
+        try {
+            return FilterDeclarations.parse(policy.entity(), request.filter());
+        } catch (InvalidFilterException invalid) {
+            JsonObjectBuilder details = Messages.JSON.createObjectBuilder();
+            invalid.errors().forEach((key, messages) -> details.add(key, Messages.JSON.createArrayBuilder(messages)));
+            throw new ProtocolError(ProtocolError.INVALID_FILTER, "Subscription filters are invalid.", details.build());
+        }
+    }
+
+    /**
+     * What a subscription registered at {@code cursor} starts with: the members of a filter or model subscription
+     * (at most {@code streams.websocket.max-member-pks}), and for a client cursor its replay or resync reason.
+     */
+    SubscriptionStart start(Viewer viewer, Subscription subscription, long cursor) throws ProtocolError {
+        SubscribeRequest request = subscription.request();
+        try {
+            // Each read below takes and returns its own pooled connection: holding one while the membership query
+            // waits for another would let concurrent subscribes exhaust the pool and wait on each other.
+            CursorState state = feed.cursorState();
+            Long from = request.cursor();
+            if (from != null) {
+                ReplayClassification.checkNotAhead(from, state);
+            }
+            Set<String> members = request.isObject() ? visibleObject(viewer, request) : members(viewer, subscription);
+            if (from == null) {
+                return SubscriptionStart.live(members, cursor);
+            }
+            if (ReplayClassification.pruned(from, state)) {
+                return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_PRUNED);
+            }
+            return request.isObject() ? replayObject(request, members, from, cursor)
+                    : replaySet(viewer, request, members, from, cursor);
+        } catch (SQLException e) {
+            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The subscription could not be started: "
+                    + e.getMessage() + "; retry shortly");
+        }
+    }
+
+    /**
+     * Replayed only through the registration cursor, before which the object was just found visible; every later
+     * event is delivered live, with its own visibility check (G8, G10).
+     */
+    private SubscriptionStart replayObject(SubscribeRequest request, Set<String> members, long from, long cursor)
+            throws SQLException {
+        int limit = limits.replayLimit();
+        List<StreamEvent> missed = feed.subjectBetween(request.model(), request.pk(), from, cursor, limit + 1);
+        if (missed.size() <= limit && ReplayClassification.pruned(from, feed.cursorState())) {
+            // Retention ran between the first look and the read: what was read may lack deleted rows (G11).
+            return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_PRUNED);
+        }
+        return ReplayClassification.object(members, missed, from, cursor, limit);
+    }
+
+    private SubscriptionStart replaySet(Viewer viewer, SubscribeRequest request, Set<String> current, long from,
+                                        long cursor) throws SQLException, ProtocolError {
+        if (request.members() != null && request.members().size() > limits.maxMemberPks()) {
+            throw new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "members names " + request.members().size()
+                    + " pks; at most " + limits.maxMemberPks() + " (streams.websocket.max-member-pks)");
+        }
+        int limit = limits.replayLimit();
+        List<StreamEvent> rows = List.of();
+        if (from < cursor) {
+            if (ReplayClassification.spanTooLong(from, cursor, limit)) {
+                return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            }
+            rows = feed.modelBetween(request.model(), from, cursor, (int) (cursor - from));
+            if (ReplayClassification.pruned(from, feed.cursorState())) {
+                return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_PRUNED);
+            }
+        }
+        return ReplayClassification.set(rows, current, request.members(),
+                outside -> visibility.matching(viewer, request.model(), Filter.NONE, outside), from, cursor, limit);
+    }
+
+    /**
+     * The object of an object subscription, checked visible after the subscription registered: what it missed
+     * through the registration cursor is older than this check, and everything later is decided live.
+     */
+    private Set<String> visibleObject(Viewer viewer, SubscribeRequest request) throws ProtocolError {
+        if (visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty()) {
+            throw new ProtocolError(ProtocolError.NOT_FOUND, request.model() + " " + request.pk()
+                    + " does not exist or is not visible to you");
+        }
+        return Set.of(request.pk());
+    }
+
+    private Set<String> members(Viewer viewer, Subscription subscription) throws ProtocolError {
+        int max = limits.maxMemberPks();
+        Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
+        if (members.size() > max) {
+            throw new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
+                    + " objects (streams.websocket.max-member-pks); narrow the filter");
+        }
+        return members;
+    }
+}
