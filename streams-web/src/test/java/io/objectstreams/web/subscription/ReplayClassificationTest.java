@@ -1,0 +1,285 @@
+package io.objectstreams.web.subscription;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.objectstreams.EventOperation;
+import io.objectstreams.StreamEvent;
+import io.objectstreams.Viewer;
+import io.objectstreams.feed.CursorState;
+import io.objectstreams.protocol.ListAction;
+import io.objectstreams.protocol.ResyncReason;
+import io.objectstreams.web.filter.Filter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every cell of docs/protocol.md's "Reconnecting" table and of its replay classification, with and without the
+ * client's {@code members}, and with subjects the viewer can no longer read (G8, G9, G10). Each case starts a
+ * subscription from what the classification returns and replays it, as the session does, so the assertions are
+ * on the {@code list_action}s a client would receive.
+ */
+class ReplayClassificationTest {
+
+    private static final int LIMIT = 3;
+    private static final long FROM = 100;
+    private static final long CURSOR = 120;
+
+    private static StreamEvent row(long cursor, String pk, EventOperation op, String... fields) {
+        return new StreamEvent(cursor, "m", pk, "object", op, List.of(fields), 1, "alice", null, Instant.EPOCH);
+    }
+
+    /** Which of the given pks the viewer may read now, whatever the filter. */
+    private static Function<Set<String>, Set<String>> readable(String... pks) {
+        Set<String> visible = Set.of(pks);
+        return asked -> {
+            Set<String> answer = new HashSet<>(asked);
+            answer.retainAll(visible);
+            return answer;
+        };
+    }
+
+    private static final Function<Set<String>, Set<String>> NOTHING_ASKED = asked -> {
+        throw new AssertionError("visibility must not be asked: " + asked);
+    };
+
+    /** What the client receives when the subscription starts from {@code start}: pk to list_action, in order. */
+    private static Map<String, ListAction> received(SubscriptionStart start) {
+        Subscription subscription = new Subscription("s", new SubscribeRequest("model", "m", null, null, "s", FROM,
+                null, null), Filter.NONE, Viewer.anonymous());
+        subscription.start(start.members(), start.replayFrom());
+        Map<String, ListAction> received = new LinkedHashMap<>();
+        for (Delivery delivery : start.replay()) {
+            ListAction action = subscription.effect(delivery.event(), delivery.matches());
+            if (action != null) {
+                received.put(delivery.event().pk(), action);
+            }
+        }
+        return received;
+    }
+
+    @Nested
+    class Cursors {
+
+        @Test
+        void aCursorNewerThanTheOutboxIsRefusedAsInvalid() {
+            assertThatThrownBy(() -> ReplayClassification.checkNotAhead(121, new CursorState(120, 0, null)))
+                    .isInstanceOfSatisfying(ProtocolError.class,
+                            e -> assertThat(e.code()).isEqualTo(ProtocolError.INVALID_CURSOR));
+        }
+
+        @Test
+        void theNewestCursorAndOlderOnesAreAccepted() throws ProtocolError {
+            ReplayClassification.checkNotAhead(120, new CursorState(120, 0, null));
+            ReplayClassification.checkNotAhead(0, new CursorState(120, 0, null));
+        }
+
+        @Test
+        void aCursorOlderThanTheRetentionWatermarkIsPruned() {
+            assertThat(ReplayClassification.pruned(49, new CursorState(120, 50, null))).isTrue();
+            assertThat(ReplayClassification.pruned(50, new CursorState(120, 50, null)))
+                    .as("the watermark itself was not deleted past").isFalse();
+        }
+
+        @Test
+        void aSetReplayReadsAtMostTenTimesTheLimitOfRowsOfAnyModel() {
+            assertThat(ReplayClassification.spanTooLong(FROM, FROM + 10L * LIMIT, LIMIT)).isFalse();
+            assertThat(ReplayClassification.spanTooLong(FROM, FROM + 10L * LIMIT + 1, LIMIT)).isTrue();
+        }
+    }
+
+    @Nested
+    class ObjectSubscriptions {
+
+        @Test
+        void upToTheLimitTheMissedEventsAreReplayedThenLive() {
+            List<StreamEvent> missed = List.of(row(101, "1", EventOperation.UPDATED, "status"),
+                    row(105, "1", EventOperation.UPDATED, "total"), row(110, "1", EventOperation.UPDATED, "note"));
+            SubscriptionStart start = ReplayClassification.object(Set.of("1"), missed, FROM, CURSOR, LIMIT);
+            assertThat(start.resyncReason()).isNull();
+            assertThat(start.replayFrom()).isEqualTo(FROM);
+            assertThat(start.replay()).extracting(d -> d.event().cursor()).containsExactly(101L, 105L, 110L);
+            assertThat(start.replay()).allMatch(Delivery::matches);
+        }
+
+        @Test
+        void moreThanTheLimitResyncsWithObjectReplayLimitExceeded() {
+            List<StreamEvent> missed = new ArrayList<>();
+            for (int i = 1; i <= LIMIT + 1; i++) {
+                missed.add(row(FROM + i, "1", EventOperation.UPDATED, "status"));
+            }
+            SubscriptionStart start = ReplayClassification.object(Set.of("1"), missed, FROM, CURSOR, LIMIT);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.OBJECT_REPLAY_LIMIT_EXCEEDED);
+            assertThat(start.replayFrom()).as("live from the registration cursor").isEqualTo(CURSOR);
+            assertThat(start.replay()).isEmpty();
+        }
+    }
+
+    @Nested
+    class WithMembers {
+
+        private final Set<String> clientHeld = Set.of("kept", "left", "hidden", "gone");
+
+        @Test
+        void everyCellOfTheTable() {
+            List<StreamEvent> rows = List.of(
+                    row(101, "kept", EventOperation.UPDATED, "status"),
+                    row(102, "left", EventOperation.UPDATED, "status"),
+                    row(103, "hidden", EventOperation.UPDATED, "owner"),
+                    row(104, "gone", EventOperation.DELETED),
+                    row(105, "joined", EventOperation.UPDATED, "status"),
+                    row(106, "outside", EventOperation.UPDATED, "status"),
+                    row(107, "neverHeld", EventOperation.DELETED));
+            // Now visible and matching: kept and joined. left no longer matches, hidden is no longer visible.
+            Set<String> current = Set.of("kept", "joined", "unchanged");
+            SubscriptionStart start = ReplayClassification.set(rows, current, clientHeld, NOTHING_ASKED, FROM, CURSOR, 10);
+
+            assertThat(start.resyncReason()).isNull();
+            assertThat(received(start)).containsExactly(
+                    Map.entry("kept", ListAction.CHANGED),
+                    Map.entry("left", ListAction.REMOVED),
+                    Map.entry("hidden", ListAction.REMOVED),
+                    Map.entry("gone", ListAction.DELETED),
+                    Map.entry("joined", ListAction.ADDED));
+        }
+
+        @Test
+        void theSubscriptionHoldsWhatTheClientHoldsUpdatedByTheReplay() {
+            List<StreamEvent> rows = List.of(row(101, "left", EventOperation.UPDATED, "status"),
+                    row(102, "joined", EventOperation.UPDATED, "status"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("joined"), Set.of("left", "quiet"),
+                    NOTHING_ASKED, FROM, CURSOR, 10);
+            Subscription subscription = new Subscription("s", new SubscribeRequest("model", "m", null, null, "s", FROM,
+                    null, null), Filter.NONE, Viewer.anonymous());
+            subscription.start(start.members(), start.replayFrom());
+            start.replay().forEach(d -> subscription.effect(d.event(), d.matches()));
+            assertThat(subscription.memberCount()).as("quiet and joined").isEqualTo(2);
+            assertThat(subscription.effect(row(130, "quiet", EventOperation.DELETED), false))
+                    .as("a member the client named and nothing changed").isEqualTo(ListAction.DELETED);
+        }
+
+        @Test
+        void eachSubjectComesOnceAtItsLatestCursorInCursorOrder() {
+            List<StreamEvent> rows = List.of(row(101, "a", EventOperation.UPDATED, "status"),
+                    row(102, "b", EventOperation.UPDATED, "total"), row(103, "a", EventOperation.UPDATED, "note"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a", "b"), Set.of("a", "b"), NOTHING_ASKED,
+                    FROM, CURSOR, 10);
+            assertThat(start.replay()).extracting(d -> d.event().pk()).containsExactly("b", "a");
+            assertThat(start.replay().get(1).event().changedFields()).containsExactly("status", "note");
+        }
+
+        @Test
+        void moreChangedSubjectsThanTheLimitResync() {
+            List<StreamEvent> rows = List.of(row(101, "a", EventOperation.UPDATED), row(102, "b", EventOperation.UPDATED),
+                    row(103, "c", EventOperation.UPDATED), row(104, "d", EventOperation.UPDATED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a"), Set.of("a"), NOTHING_ASKED, FROM,
+                    CURSOR, LIMIT);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            assertThat(start.replayFrom()).isEqualTo(CURSOR);
+            assertThat(start.replay()).isEmpty();
+        }
+
+        @Test
+        void aCursorAtTheRegistrationCursorIsLiveWithTheClientsMembers() {
+            SubscriptionStart start = ReplayClassification.set(List.of(), Set.of("now"), Set.of("held"), NOTHING_ASKED,
+                    CURSOR, CURSOR, LIMIT);
+            assertThat(start.members()).containsExactly("held");
+            assertThat(start.replayFrom()).isEqualTo(CURSOR);
+            assertThat(start.replay()).isEmpty();
+            assertThat(start.resyncReason()).isNull();
+        }
+    }
+
+    @Nested
+    class WithoutMembers {
+
+        @Test
+        void aVisibleMatchingSubjectIsAddedWhenCreatedSinceElseChanged() {
+            List<StreamEvent> rows = List.of(row(101, "new", EventOperation.CREATED, "status"),
+                    row(102, "old", EventOperation.UPDATED, "status"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("new", "old"), null, NOTHING_ASKED, FROM,
+                    CURSOR, 10);
+            assertThat(start.resyncReason()).isNull();
+            assertThat(received(start)).containsExactly(Map.entry("new", ListAction.ADDED),
+                    Map.entry("old", ListAction.CHANGED));
+        }
+
+        @Test
+        void aVisibleSubjectThatNoLongerMatchesIsRemoved() {
+            List<StreamEvent> rows = List.of(row(101, "unmatched", EventOperation.UPDATED, "status"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable("unmatched"), FROM,
+                    CURSOR, 10);
+            assertThat(start.resyncReason()).isNull();
+            assertThat(received(start)).containsExactly(Map.entry("unmatched", ListAction.REMOVED));
+        }
+
+        @Test
+        void aSubjectCreatedSinceAndNowGoneOrUnreadableIsNeverMentioned() {
+            List<StreamEvent> rows = List.of(row(101, "createdThenDeleted", EventOperation.CREATED),
+                    row(102, "createdThenDeleted", EventOperation.DELETED),
+                    row(103, "createdThenHidden", EventOperation.CREATED, "status"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), FROM, CURSOR, 10);
+            assertThat(start.resyncReason()).isNull();
+            assertThat(received(start)).isEmpty();
+            assertThat(start.members()).isEmpty();
+        }
+
+        @Test
+        void anOlderSubjectThatWasDeletedResyncs() {
+            List<StreamEvent> rows = List.of(row(101, "visible", EventOperation.UPDATED),
+                    row(102, "deleted", EventOperation.DELETED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("visible"), null, readable(), FROM,
+                    CURSOR, 10);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            assertThat(start.replay()).as("names nothing").isEmpty();
+            assertThat(start.replayFrom()).isEqualTo(CURSOR);
+        }
+
+        @Test
+        void anOlderSubjectTheViewerCanNoLongerReadResyncsWithoutNamingIt() {
+            List<StreamEvent> rows = List.of(row(101, "hiddenNow", EventOperation.UPDATED, "owner"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("other"), null, readable(), FROM, CURSOR, 10);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            assertThat(start.replay()).isEmpty();
+            assertThat(start.members()).containsExactly("other");
+        }
+
+        @Test
+        void visibilityIsAskedOnlyAboutSubjectsOutsideTheCurrentSet() {
+            Set<Set<String>> asked = new HashSet<>();
+            List<StreamEvent> rows = List.of(row(101, "member", EventOperation.UPDATED),
+                    row(102, "outside", EventOperation.UPDATED), row(103, "deleted", EventOperation.DELETED));
+            ReplayClassification.set(rows, Set.of("member"), null, pks -> {
+                asked.add(pks);
+                return Set.of();
+            }, FROM, CURSOR, 10);
+            assertThat(asked).containsExactly(Set.of("outside"));
+        }
+
+        @Test
+        void moreChangedSubjectsThanTheLimitResync() {
+            List<StreamEvent> rows = List.of(row(101, "a", EventOperation.UPDATED), row(102, "b", EventOperation.UPDATED),
+                    row(103, "c", EventOperation.UPDATED), row(104, "d", EventOperation.UPDATED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a", "b", "c", "d"), null, NOTHING_ASKED,
+                    FROM, CURSOR, LIMIT);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+        }
+
+        @Test
+        void aCursorAtTheRegistrationCursorIsLiveWithTheCurrentMembers() {
+            SubscriptionStart start = ReplayClassification.set(List.of(), Set.of("now"), null, NOTHING_ASKED, CURSOR,
+                    CURSOR, LIMIT);
+            assertThat(start.members()).containsExactly("now");
+            assertThat(start.replay()).isEmpty();
+            assertThat(start.resyncReason()).isNull();
+        }
+    }
+}
