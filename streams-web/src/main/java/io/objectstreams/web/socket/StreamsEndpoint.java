@@ -70,7 +70,7 @@ public class StreamsEndpoint {
     private static void refuse(Session session, ProtocolError refused) {
         try {
             session.getBasicRemote().sendText(Messages.error(refused).toString());
-            session.close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, refused.code()));
+            session.close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, refused.code().wireName()));
         } catch (IOException | IllegalStateException e) {
             LOG.log(Level.FINE, "Refusing WebSocket session " + session.getId() + " failed", e);
         }

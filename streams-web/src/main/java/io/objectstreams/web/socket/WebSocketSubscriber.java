@@ -1,5 +1,6 @@
 package io.objectstreams.web.socket;
 
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.RateLimitedLog;
@@ -140,7 +141,7 @@ final class WebSocketSubscriber implements Subscriber {
         lastActive = lastHeard;
         try {
             if (tooLarge(text, maxFrameBytes)) {
-                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is larger than "
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "The message is larger than "
                         + maxFrameBytes + " bytes (streams.websocket.max-frame-bytes)");
             }
             JsonObject message = parse(text);
@@ -148,14 +149,14 @@ final class WebSocketSubscriber implements Subscriber {
             switch (op) {
                 case "subscribe" -> session.subscribe(SubscribeRequest.parse(message));
                 case "unsubscribe" -> session.unsubscribe(SubscribeRequest.required(message, "subscription_id"));
-                default -> throw new ProtocolError(ProtocolError.INVALID_REQUEST,
+                default -> throw new ProtocolError(ErrorCode.INVALID_REQUEST,
                         "Unknown op '" + op + "'; expected subscribe or unsubscribe");
             }
         } catch (ProtocolError error) {
             session.refuse(error);
         } catch (RuntimeException e) {
             FAILURES.log(LOG, "A WebSocket message on session " + socket.getId() + " failed", e);
-            session.refuse(new ProtocolError(ProtocolError.INVALID_REQUEST,
+            session.refuse(new ProtocolError(ErrorCode.INVALID_REQUEST,
                     "The server could not process this message (" + e.getClass().getSimpleName() + "); it is logged"));
         }
     }
@@ -180,11 +181,11 @@ final class WebSocketSubscriber implements Subscriber {
             // Whatever the parser throws (syntax, nesting deeper than it allows, numbers it refuses) is the client's
             // text, answered with a code and logged at FINE only: bad input must not flood the log (G12).
             LOG.log(Level.FINE, "Unparsable WebSocket message", e);
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The message is not valid JSON"
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "The message is not valid JSON"
                     + (e.getMessage() == null ? "" : ": " + abbreviated(e.getMessage())));
         }
         if (!(structure instanceof JsonObject object)) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "A message must be a JSON object");
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "A message must be a JSON object");
         }
         return object;
     }

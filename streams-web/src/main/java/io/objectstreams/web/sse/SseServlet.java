@@ -169,13 +169,7 @@ public class SseServlet extends HttpServlet {
 
     /** The protocol's refusal as an HTTP status: what the client asked is wrong (4xx), or not possible now. */
     private static SseRefusal refusal(ProtocolError refused) {
-        int status = switch (refused.code()) {
-            case ProtocolError.NOT_FOUND -> 404;
-            case ProtocolError.CONNECTION_LIMIT_EXCEEDED -> 429;
-            case ProtocolError.UNAVAILABLE -> 503;
-            default -> 400;
-        };
-        return new SseRefusal(status, refused.code(), refused.getMessage(), refused.details());
+        return new SseRefusal(refused.httpStatus(), refused.code().wireName(), refused.getMessage(), refused.details());
     }
 
     private static String preamble(SseRequest parsed, StreamSession session) {

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.Viewer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +29,7 @@ final class Admission {
     void admit(Viewer viewer) throws ProtocolError {
         if (connections.incrementAndGet() > maxConnections) {
             connections.decrementAndGet();
-            throw new ProtocolError(ProtocolError.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
+            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
                     + maxConnections + " connections (streams.connections.max); try again later");
         }
         if (viewer.isAnonymous()) {
@@ -45,7 +46,7 @@ final class Admission {
         });
         if (full[0]) {
             connections.decrementAndGet();
-            throw new ProtocolError(ProtocolError.CONNECTION_LIMIT_EXCEEDED, "You already hold " + maxPerPrincipal
+            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "You already hold " + maxPerPrincipal
                     + " connections to this server (streams.connections.max-per-principal); close one first");
         }
     }

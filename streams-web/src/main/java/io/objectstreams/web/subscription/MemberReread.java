@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.visibility.Visibility;
 import java.util.Collection;
 import java.util.HashMap;
@@ -93,7 +94,7 @@ final class MemberReread {
     }
 
     private ProtocolError tooLarge(Subscription subscription) {
-        return new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "Subscription " + subscription.id()
+        return new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "Subscription " + subscription.id()
                 + " now matches more than " + maxMemberPks + " objects (streams.websocket.max-member-pks) and has ended;"
                 + " narrow the filter", Messages.JSON.createObjectBuilder().add("subscription_id", subscription.id()).build());
     }

@@ -89,7 +89,7 @@ public final class Messages {
     public static JsonObject error(ProtocolError error) {
         JsonObjectBuilder message = JSON.createObjectBuilder()
                 .add("type", "error")
-                .add("code", error.code())
+                .add("code", error.code().wireName())
                 .add("message", error.getMessage());
         if (error.details() != null) {
             message.add("details", error.details());

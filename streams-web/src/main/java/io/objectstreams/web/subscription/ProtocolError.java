@@ -1,43 +1,51 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 
-/** A client message the server refuses, with the protocol's error code (G12); the session stays open. */
+/**
+ * A request the server refuses, on any route, with the protocol's error code (G12): a WebSocket message (the
+ * session stays open), an SSE subscribe or an admin call (answered with the code's HTTP status and {@link #body}).
+ */
 public final class ProtocolError extends Exception {
 
     private static final long serialVersionUID = 1L;
 
-    public static final String INVALID_REQUEST = "invalid_request";
-    public static final String INVALID_CURSOR = "invalid_cursor";
-    public static final String NOT_FOUND = "not_found";
-    public static final String NOT_SUBSCRIBED = "not_subscribed";
-    public static final String UNSUPPORTED_SEARCH = "unsupported_search";
-    public static final String DUPLICATE_SUBSCRIPTION = "duplicate_subscription";
-    public static final String SUBSCRIPTION_LIMIT_EXCEEDED = "subscription_limit_exceeded";
-    public static final String INVALID_FILTER = "invalid_filter";
-    public static final String SUBSCRIPTION_TOO_LARGE = "subscription_too_large";
-    public static final String MEMBER_LIMIT_EXCEEDED = "member_limit_exceeded";
-    public static final String CONNECTION_LIMIT_EXCEEDED = "connection_limit_exceeded";
-    public static final String UNAVAILABLE = "unavailable";
-
-    private final String code;
+    private final ErrorCode code;
     private final transient JsonObject details;
 
-    public ProtocolError(String code, String message) {
+    public ProtocolError(ErrorCode code, String message) {
         this(code, message, null);
     }
 
-    public ProtocolError(String code, String message, JsonObject details) {
+    public ProtocolError(ErrorCode code, String message, JsonObject details) {
         super(message, null, false, false);
         this.code = code;
         this.details = details;
     }
 
-    public String code() {
+    public ErrorCode code() {
         return code;
     }
 
+    /** What more the client may need to correct its request (a filter's messages per key), or {@code null}. */
     public JsonObject details() {
         return details;
+    }
+
+    /** The HTTP status of an HTTP request refused for this reason. */
+    public int httpStatus() {
+        return code.httpStatus();
+    }
+
+    /** The body of an HTTP refusal: {@code {"code": ..., "message": ..., "details": ...}}. */
+    public String body() {
+        JsonObjectBuilder body = Messages.JSON.createObjectBuilder().add("code", code.wireName())
+                .add("message", getMessage());
+        if (details != null) {
+            body.add("details", details);
+        }
+        return body.build().toString();
     }
 }

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.protocol.ResyncReason;
@@ -26,7 +27,7 @@ final class ReplayClassification {
     /** Refuses a cursor newer than any the outbox assigned: the client holds a cursor of another database. */
     static void checkNotAhead(long from, CursorState state) throws ProtocolError {
         if (from > state.lastCursor()) {
-            throw new ProtocolError(ProtocolError.INVALID_CURSOR, "Cursor " + from
+            throw new ProtocolError(ErrorCode.INVALID_CURSOR, "Cursor " + from
                     + " is newer than the outbox (last cursor " + state.lastCursor() + ")");
         }
     }

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
@@ -39,7 +40,7 @@ final class ReplayPlanner {
      */
     Filter filter(SubscribeRequest request) throws ProtocolError {
         VisibilityPolicy<?> policy = visibility.policy(request.model()).orElseThrow(() -> new ProtocolError(
-                ProtocolError.NOT_FOUND, "There is no subscribable model " + request.model()));
+                ErrorCode.NOT_FOUND, "There is no subscribable model " + request.model()));
         if (!request.kind().equals("filter")) {
             return Filter.NONE;
         }
@@ -48,7 +49,7 @@ final class ReplayPlanner {
         } catch (InvalidFilterException invalid) {
             JsonObjectBuilder details = Messages.JSON.createObjectBuilder();
             invalid.errors().forEach((key, messages) -> details.add(key, Messages.JSON.createArrayBuilder(messages)));
-            throw new ProtocolError(ProtocolError.INVALID_FILTER, "Subscription filters are invalid.", details.build());
+            throw new ProtocolError(ErrorCode.INVALID_FILTER, "Subscription filters are invalid.", details.build());
         }
     }
 
@@ -76,7 +77,7 @@ final class ReplayPlanner {
             return request.isObject() ? replayObject(request, members, from, cursor)
                     : replaySet(viewer, request, members, from, cursor);
         } catch (SQLException e) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "The subscription could not be started: "
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "The subscription could not be started: "
                     + e.getMessage() + "; retry shortly");
         }
     }
@@ -99,7 +100,7 @@ final class ReplayPlanner {
     private SubscriptionStart replaySet(Viewer viewer, SubscribeRequest request, Set<String> current, long from,
                                         long cursor) throws SQLException, ProtocolError {
         if (request.members() != null && request.members().size() > limits.maxMemberPks()) {
-            throw new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "members names " + request.members().size()
+            throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "members names " + request.members().size()
                     + " pks; at most " + limits.maxMemberPks() + " (streams.websocket.max-member-pks)");
         }
         int limit = limits.replayLimit();
@@ -123,7 +124,7 @@ final class ReplayPlanner {
      */
     private Set<String> visibleObject(Viewer viewer, SubscribeRequest request) throws ProtocolError {
         if (visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty()) {
-            throw new ProtocolError(ProtocolError.NOT_FOUND, request.model() + " " + request.pk()
+            throw new ProtocolError(ErrorCode.NOT_FOUND, request.model() + " " + request.pk()
                     + " does not exist or is not visible to you");
         }
         return Set.of(request.pk());
@@ -133,7 +134,7 @@ final class ReplayPlanner {
         int max = limits.maxMemberPks();
         Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
         if (members.size() > max) {
-            throw new ProtocolError(ProtocolError.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
+            throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
                     + " objects (streams.websocket.max-member-pks); narrow the filter");
         }
         return members;

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
 import io.objectstreams.protocol.ResyncReason;
@@ -80,10 +81,10 @@ public final class StreamSession {
 
     private synchronized void checkRoomFor(String id) throws ProtocolError {
         if (subscriptions.containsKey(id)) {
-            throw new ProtocolError(ProtocolError.DUPLICATE_SUBSCRIPTION, "Subscription " + id + " is already active");
+            throw new ProtocolError(ErrorCode.DUPLICATE_SUBSCRIPTION, "Subscription " + id + " is already active");
         }
         if (subscriptions.size() >= limits.maxSubscriptions()) {
-            throw new ProtocolError(ProtocolError.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds "
+            throw new ProtocolError(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds "
                     + subscriptions.size() + " subscriptions (streams.websocket.max-subscriptions)");
         }
     }
@@ -95,7 +96,7 @@ public final class StreamSession {
     private long join(Subscription subscription) throws ProtocolError {
         if (deliveredCursor.getAsLong() < 0) {
             // Registered now, the subscription would start at a cursor delivery may later jump past (G10).
-            throw new ProtocolError(ProtocolError.UNAVAILABLE, "This server has not reached the database since it"
+            throw new ProtocolError(ErrorCode.UNAVAILABLE, "This server has not reached the database since it"
                     + " started, so it cannot tell where your subscription would start; retry shortly");
         }
         return ledger.join(() -> add(subscription), deliveredCursor);
@@ -116,7 +117,7 @@ public final class StreamSession {
         int held = memberPks();
         if (held + start.members().size() > limits.maxConnectionMemberPks()) {
             forget(id);
-            throw new ProtocolError(ProtocolError.MEMBER_LIMIT_EXCEEDED, "This subscription would hold "
+            throw new ProtocolError(ErrorCode.MEMBER_LIMIT_EXCEEDED, "This subscription would hold "
                     + start.members().size() + " objects and this connection's subscriptions already hold " + held
                     + "; together they may hold " + limits.maxConnectionMemberPks()
                     + " (streams.websocket.max-connection-member-pks). Unsubscribe or narrow a filter");
@@ -151,7 +152,7 @@ public final class StreamSession {
     public void unsubscribe(String id) throws ProtocolError {
         synchronized (this) {
             if (subscriptions.remove(id) == null) {
-                throw new ProtocolError(ProtocolError.NOT_SUBSCRIBED, "No active subscription " + id);
+                throw new ProtocolError(ErrorCode.NOT_SUBSCRIBED, "No active subscription " + id);
             }
             starting.remove(id);
         }

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -26,21 +27,21 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
     public static SubscribeRequest parse(JsonObject message) throws ProtocolError {
         for (String field : message.keySet()) {
             if (!FIELDS.contains(field)) {
-                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "Unknown field '" + field + "' in subscribe");
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Unknown field '" + field + "' in subscribe");
             }
         }
         if (message.containsKey("search")) {
-            throw new ProtocolError(ProtocolError.UNSUPPORTED_SEARCH, "Search is not supported; use a filter.");
+            throw new ProtocolError(ErrorCode.UNSUPPORTED_SEARCH, "Search is not supported; use a filter.");
         }
         String kind = message.containsKey("kind") ? text(message, "kind") : "object";
         if (!Set.of("object", "filter", "model").contains(kind)) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "kind must be object, filter or model");
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "kind must be object, filter or model");
         }
         String model = required(message, "model");
         String pk = null;
         JsonObject filter = null;
         if (message.containsKey("filter") && message.containsKey("filters")) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, "Send filter or its alias filters, not both");
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Send filter or its alias filters, not both");
         }
         String filterField = message.containsKey("filters") ? "filters" : "filter";
         switch (kind) {
@@ -52,7 +53,7 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
                 refuse(message, "pk", "a filter subscription");
                 JsonValue value = message.getOrDefault(filterField, JsonValue.EMPTY_JSON_OBJECT);
                 if (!(value instanceof JsonObject object)) {
-                    throw new ProtocolError(ProtocolError.INVALID_REQUEST, filterField + " must be a JSON object");
+                    throw new ProtocolError(ErrorCode.INVALID_REQUEST, filterField + " must be a JSON object");
                 }
                 filter = object;
             }
@@ -66,11 +67,11 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         if (message.containsKey("cursor") && message.get("cursor").getValueType() != JsonValue.ValueType.NULL) {
             if (!(message.get("cursor") instanceof JsonNumber number) || !number.isIntegral()
                     || number.bigDecimalValue().signum() < 0) {
-                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "cursor must be a non-negative integer");
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "cursor must be a non-negative integer");
             }
             BigDecimal value = number.bigDecimalValue();
             if (value.precision() - value.scale() > 19 || value.compareTo(MAX_CURSOR) > 0) {
-                throw new ProtocolError(ProtocolError.INVALID_CURSOR, "Cursor " + abbreviated(number.toString())
+                throw new ProtocolError(ErrorCode.INVALID_CURSOR, "Cursor " + abbreviated(number.toString())
                         + " is out of range: cursors are at most " + Long.MAX_VALUE);
             }
             cursor = value.longValueExact();
@@ -78,14 +79,14 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         Set<String> members = null;
         if (message.containsKey("members")) {
             if (kind.equals("object")) {
-                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members does not apply to an object subscription");
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members does not apply to an object subscription");
             }
             if (cursor == null) {
-                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members is read only with a cursor: they are"
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members is read only with a cursor: they are"
                         + " the pks the client holds at that cursor");
             }
             if (!(message.get("members") instanceof jakarta.json.JsonArray array)) {
-                throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members must be an array of pks");
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members must be an array of pks");
             }
             members = new java.util.LinkedHashSet<>();
             for (JsonValue member : array) {
@@ -102,7 +103,7 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         if (value instanceof JsonNumber number && number.isIntegral() && number.toString().length() <= 1000) {
             return number.bigIntegerValue().toString();
         }
-        throw new ProtocolError(ProtocolError.INVALID_REQUEST, "members must be pks: strings or integers");
+        throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members must be pks: strings or integers");
     }
 
     private static final BigDecimal MAX_CURSOR = BigDecimal.valueOf(Long.MAX_VALUE);
@@ -118,7 +119,7 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
     /** A field that has no meaning for this kind is an error, never silently ignored (G12). */
     private static void refuse(JsonObject message, String field, String what) throws ProtocolError {
         if (message.containsKey(field)) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, field + " does not apply to " + what);
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, field + " does not apply to " + what);
         }
     }
 
@@ -130,24 +131,24 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         if (value instanceof JsonNumber number && number.isIntegral()) {
             return number.bigIntegerValue().toString();
         }
-        throw new ProtocolError(ProtocolError.INVALID_REQUEST, "pk is required for an object subscription"
+        throw new ProtocolError(ErrorCode.INVALID_REQUEST, "pk is required for an object subscription"
                 + " (a string or an integer)");
     }
 
     public static String required(JsonObject message, String field) throws ProtocolError {
         if (!message.containsKey(field)) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, field + " is required");
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, field + " is required");
         }
         String value = text(message, field);
         if (value.isBlank()) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, field + " must not be blank");
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, field + " must not be blank");
         }
         return value;
     }
 
     static String text(JsonObject message, String field) throws ProtocolError {
         if (!(message.get(field) instanceof JsonString text)) {
-            throw new ProtocolError(ProtocolError.INVALID_REQUEST, field + " must be a string");
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, field + " must be a string");
         }
         return text.getString();
     }

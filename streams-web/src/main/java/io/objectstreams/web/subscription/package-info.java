@@ -1,7 +1,21 @@
 /**
- * The subscription engine, shared by every transport: connections and their subscriptions, request parsing,
- * protocol messages and errors, membership, replay, fan-out of each batch, and the byte-bounded outbound queues.
- * A transport implements {@link io.objectstreams.web.subscription.Subscriber} and hands requests in; nothing here
- * knows WebSocket or SSE, and nothing here writes to the database.
+ * The subscription engine, shared by every transport. A transport implements
+ * {@link io.objectstreams.web.subscription.Subscriber} and hands requests in; nothing here knows WebSocket or SSE,
+ * and nothing here writes to the database.
+ *
+ * <p>It is cut along its jobs, and calls run one way only:
+ * <pre>
+ * transports → ConnectionRegistry → BatchFanOut → StreamSession → ReplayPlanner → ReplayClassification
+ *                     (admission,      (batches,      (one          (reads what a      (the replay table:
+ *                      budget,          gaps, the      connection's  start needs)       pure functions)
+ *                      senders,         reread, the    subscriptions
+ *                      report)          resyncs)       and queue)
+ * </pre>
+ * Below them sit values and leaves that call nothing back: {@code FanOutLedger} (the fan-out lock, the cursor
+ * fanned out through, the subscriptions owed a reread), which lets a session join between two batches without
+ * calling the fan-out; {@code Subscription} (one subscription's members and {@code list_action}s);
+ * {@code OutboundQueue} and {@code OutboundBudget} (G15); {@code Admission}; {@code DeliveryCounts};
+ * {@code Messages}. A session the fan-out cannot even tell to resync is handed to a callback the registry passes
+ * in, so the fan-out never names the registry.
  */
 package io.objectstreams.web.subscription;

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -73,7 +74,7 @@ class ReplayClassificationTest {
         void aCursorNewerThanTheOutboxIsRefusedAsInvalid() {
             assertThatThrownBy(() -> ReplayClassification.checkNotAhead(121, new CursorState(120, 0, null)))
                     .isInstanceOfSatisfying(ProtocolError.class,
-                            e -> assertThat(e.code()).isEqualTo(ProtocolError.INVALID_CURSOR));
+                            e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_CURSOR));
         }
 
         @Test

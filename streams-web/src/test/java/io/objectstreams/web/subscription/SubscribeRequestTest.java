@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.ErrorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,7 +17,7 @@ class SubscribeRequestTest {
         return SubscribeRequest.parse(message);
     }
 
-    private static void refused(String json, String code, String inMessage) {
+    private static void refused(String json, ErrorCode code, String inMessage) {
         assertThatThrownBy(() -> parse(json)).isInstanceOf(ProtocolError.class)
                 .satisfies(e -> assertThat(((ProtocolError) e).code()).isEqualTo(code))
                 .hasMessageContaining(inMessage);
@@ -37,32 +38,32 @@ class SubscribeRequestTest {
                 .filter().getString("status")).isEqualTo("open");
         assertThat(parse("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"m\"}").filter()).isEmpty();
         refused("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"m\",\"filter\":{},\"filters\":{}}",
-                ProtocolError.INVALID_REQUEST, "not both");
+                ErrorCode.INVALID_REQUEST, "not both");
         refused("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"m\",\"filter\":[1]}",
-                ProtocolError.INVALID_REQUEST, "JSON object");
+                ErrorCode.INVALID_REQUEST, "JSON object");
     }
 
     @Test
     void badFieldsGetNamedErrors() {
-        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"colour\":1}", ProtocolError.INVALID_REQUEST, "colour");
-        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"search\":\"x\"}", ProtocolError.UNSUPPORTED_SEARCH, "filter");
-        refused("{\"op\":\"subscribe\",\"kind\":\"set\",\"model\":\"m\"}", ProtocolError.INVALID_REQUEST, "kind");
-        refused("{\"op\":\"subscribe\",\"pk\":\"1\"}", ProtocolError.INVALID_REQUEST, "model");
-        refused("{\"op\":\"subscribe\",\"model\":\"m\"}", ProtocolError.INVALID_REQUEST, "pk");
-        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":1.5}", ProtocolError.INVALID_REQUEST, "pk");
-        refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"pk\":\"1\"}", ProtocolError.INVALID_REQUEST, "pk");
-        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":-1}", ProtocolError.INVALID_REQUEST, "cursor");
-        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":\"7\"}", ProtocolError.INVALID_REQUEST, "cursor");
-        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":1e30}", ProtocolError.INVALID_REQUEST, "cursor");
-        refused("{\"op\":\"subscribe\",\"model\":7,\"pk\":\"1\"}", ProtocolError.INVALID_REQUEST, "model");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"colour\":1}", ErrorCode.INVALID_REQUEST, "colour");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"search\":\"x\"}", ErrorCode.UNSUPPORTED_SEARCH, "filter");
+        refused("{\"op\":\"subscribe\",\"kind\":\"set\",\"model\":\"m\"}", ErrorCode.INVALID_REQUEST, "kind");
+        refused("{\"op\":\"subscribe\",\"pk\":\"1\"}", ErrorCode.INVALID_REQUEST, "model");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\"}", ErrorCode.INVALID_REQUEST, "pk");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":1.5}", ErrorCode.INVALID_REQUEST, "pk");
+        refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"pk\":\"1\"}", ErrorCode.INVALID_REQUEST, "pk");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":-1}", ErrorCode.INVALID_REQUEST, "cursor");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":\"7\"}", ErrorCode.INVALID_REQUEST, "cursor");
+        refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":1e30}", ErrorCode.INVALID_REQUEST, "cursor");
+        refused("{\"op\":\"subscribe\",\"model\":7,\"pk\":\"1\"}", ErrorCode.INVALID_REQUEST, "model");
     }
 
     @Test
     void aCursorAboveTheLargestLongIsAnInvalidCursorNotAFailure() throws ProtocolError {
         refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":9223372036854775808}",
-                ProtocolError.INVALID_CURSOR, "out of range");
+                ErrorCode.INVALID_CURSOR, "out of range");
         refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":" + "9".repeat(400) + "}",
-                ProtocolError.INVALID_CURSOR, "out of range");
+                ErrorCode.INVALID_CURSOR, "out of range");
         assertThat(parse("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":\"1\",\"cursor\":9223372036854775807}").cursor())
                 .isEqualTo(Long.MAX_VALUE);
     }
@@ -76,14 +77,14 @@ class SubscribeRequestTest {
                 .members()).isEmpty();
         assertThat(parse("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9}").members()).isNull();
         refused("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":1,\"cursor\":9,\"members\":[\"1\"]}",
-                ProtocolError.INVALID_REQUEST, "object subscription");
+                ErrorCode.INVALID_REQUEST, "object subscription");
         refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"members\":[\"1\"]}",
-                ProtocolError.INVALID_REQUEST, "only with a cursor");
+                ErrorCode.INVALID_REQUEST, "only with a cursor");
         refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,\"members\":\"1,2\"}",
-                ProtocolError.INVALID_REQUEST, "array");
+                ErrorCode.INVALID_REQUEST, "array");
         refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,\"members\":[1.5]}",
-                ProtocolError.INVALID_REQUEST, "pks");
+                ErrorCode.INVALID_REQUEST, "pks");
         refused("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"m\",\"cursor\":9,\"members\":[\" \"]}",
-                ProtocolError.INVALID_REQUEST, "pks");
+                ErrorCode.INVALID_REQUEST, "pks");
     }
 }
