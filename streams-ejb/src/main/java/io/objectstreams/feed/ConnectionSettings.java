@@ -10,11 +10,13 @@ public record ConnectionSettings(int max, int maxPerPrincipal, int maxMemberPks)
             "Connections of every transport this instance accepts at once.");
 
     public static final Setting<Integer> MAX_PER_PRINCIPAL = Setting.integer("streams.connections.max-per-principal",
-            1_000, 1, 10_000_000, "Connections one authenticated principal may hold at once; at most streams.connections.max.");
+            1_000, 1, 10_000_000,
+            "Connections one authenticated principal may hold at once; at most streams.connections.max.");
 
     public static final Setting<Integer> MAX_MEMBER_PKS = Setting.integer("streams.connections.max-member-pks",
             100_000, 1, 100_000_000,
-            "Member pks all subscriptions of one connection may hold together; at least streams.subscriptions.max-member-pks.")
+            "Member pks all subscriptions of one connection may hold together;"
+                    + " at least streams.subscriptions.max-member-pks.")
             .deprecatedKey("streams.websocket.max-connection-member-pks");
 
     static ConnectionSettings from(ConfigValues values, SubscriptionSettings subscriptions) {

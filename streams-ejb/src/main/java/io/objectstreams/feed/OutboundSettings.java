@@ -8,10 +8,12 @@ public record OutboundSettings(long maxConnectionBytes, long maxServerBytes, int
 
     public static final Setting<Long> MAX_CONNECTION_BYTES = Setting.bytes("streams.outbound.max-connection-bytes",
             1L << 20, 16L << 10, 1L << 40,
-            "Bytes queued for one connection before its queued events are dropped and it must resync; at most max-server-bytes.");
+            "Bytes queued for one connection before its queued events are dropped and it must resync;"
+                    + " at most max-server-bytes.");
 
     public static final Setting<Long> MAX_SERVER_BYTES = Setting.bytes("streams.outbound.max-server-bytes", 64L << 20,
-            64L << 10, 1L << 40, "Bytes queued for all connections together; past it a connection holds only its fair share.");
+            64L << 10, 1L << 40,
+            "Bytes queued for all connections together; past it a connection holds only its fair share.");
 
     public static final Setting<Integer> SENDER_THREADS = Setting.integer("streams.outbound.sender-threads",
             Runtime.getRuntime().availableProcessors(), 1, 256,

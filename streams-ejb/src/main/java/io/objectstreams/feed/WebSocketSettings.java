@@ -14,10 +14,11 @@ public record WebSocketSettings(int maxSubscriptions, int maxFrameBytes, Duratio
             100, 1, 100_000, "Active subscriptions per WebSocket connection.");
 
     public static final Setting<Integer> MAX_FRAME_BYTES = Setting.integer("streams.websocket.max-frame-bytes", 65_536,
-            1_024, 1_048_576, "The largest client frame the protocol accepts; a larger one gets an error, the session stays open.");
+            1_024, 1_048_576,
+            "The largest client frame the protocol accepts; a larger one gets an error, the session stays open.");
 
     public static final Setting<Duration> MAX_IDLE = Setting.durationOrZero("streams.websocket.max-idle", Duration.ZERO,
-            null, "How long a connection may go without a message either way before it is closed; 0 (the default): never.");
+            null, "How long a connection may go without a message either way before it is closed; 0: never.");
 
     public static final Setting<Duration> PING_INTERVAL = Setting.durationOrZero("streams.websocket.ping-interval",
             Duration.ofSeconds(30), Duration.ofMillis(100),

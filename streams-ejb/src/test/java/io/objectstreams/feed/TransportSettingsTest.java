@@ -170,6 +170,18 @@ class TransportSettingsTest {
     }
 
     @Test
+    void webSocketDurationsTakeZeroForNeverAndKeepTheirMinimum() {
+        TransportSettings settings = of("streams.websocket.max-idle", "90s", "streams.websocket.ping-interval", "0");
+        assertThat(settings.maxIdle()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(settings.pingInterval()).isZero();
+        assertThat(of("streams.websocket.ping-interval", "100ms").pingInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThatThrownBy(() -> of("streams.websocket.ping-interval", "50ms"))
+                .hasMessageContaining("streams.websocket.ping-interval").hasMessageContaining("shorter than 100ms");
+        assertThatThrownBy(() -> of("streams.websocket.max-idle", "-1s"))
+                .hasMessageContaining("streams.websocket.max-idle").hasMessageContaining("0 or a positive duration");
+    }
+
+    @Test
     void originsAreNormalizedAndCheckedAgainstTheOwnOrigin() {
         TransportSettings settings = of("streams.websocket.allowed-origins", "https://App.example.com, http://x:8000");
         assertThat(settings.allowsOrigin("https://app.example.com:443", Optional.empty())).isTrue();

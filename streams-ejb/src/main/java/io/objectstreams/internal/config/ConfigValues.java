@@ -44,7 +44,7 @@ public final class ConfigValues {
 
     /** The value of a setting the feature cannot work without. */
     public String require(Setting<String> setting) {
-        return find(setting).orElseThrow(() -> ConfigRules.invalid(setting.key(), "is required but not set"));
+        return ConfigRules.requireText(setting.key(), find(setting));
     }
 
     private Optional<String> text(Setting<?> setting) {

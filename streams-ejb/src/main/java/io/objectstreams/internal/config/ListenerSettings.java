@@ -20,10 +20,12 @@ public record ListenerSettings(String url, String user, String password, String 
             "object_streams_cursors", "The channel on which the assigner announces new cursors to every instance.");
 
     public static final Setting<Duration> POLL_INTERVAL = Setting.duration("streams.listener.poll-interval",
-            Duration.ofSeconds(1), "The poll floor: the listener drains at least this often even if no wakeup arrives (G6).");
+            Duration.ofSeconds(1),
+            "The poll floor: the listener drains at least this often even if no wakeup arrives (G6).");
 
     public static final Setting<Duration> RETRY_DELAY = Setting.duration("streams.listener.retry-delay",
-            Duration.ofSeconds(1), "First delay before reconnecting after the listener's connection fails; doubles per failure.");
+            Duration.ofSeconds(1),
+            "First delay before reconnecting after the listener's connection fails; doubles per failure.");
 
     public static final Setting<Duration> MAX_RETRY_DELAY = Setting.duration("streams.listener.max-retry-delay",
             Duration.ofSeconds(30), "The longest delay between reconnects; at least the retry delay.");
@@ -36,7 +38,8 @@ public record ListenerSettings(String url, String user, String password, String 
 
     public static final Setting<Duration> DEAD_SESSION_TIMEOUT = Setting.duration(
             "streams.listener.dead-session-timeout", Duration.ofSeconds(30),
-            "How long a listener session may stay unresponsive before it counts as dead (G7); at least 3 poll intervals.");
+            "How long a listener session may stay unresponsive before it counts as dead (G7);"
+                    + " at least 3 poll intervals.");
 
     /** The listener's settings; its cursor channel must differ from {@code notifyChannel}. */
     public static ListenerSettings from(ConfigValues values, String notifyChannel) {
@@ -57,10 +60,12 @@ public record ListenerSettings(String url, String user, String password, String 
     private static Duration deadSessionTimeout(ConfigValues values, Duration pollInterval) {
         Duration floor = pollInterval.multipliedBy(3);
         Duration timeout = values.find(DEAD_SESSION_TIMEOUT)
-                .orElse(DEAD_SESSION_TIMEOUT.defaultValue().compareTo(floor) >= 0 ? DEAD_SESSION_TIMEOUT.defaultValue() : floor);
+                .orElse(DEAD_SESSION_TIMEOUT.defaultValue().compareTo(floor) >= 0
+                        ? DEAD_SESSION_TIMEOUT.defaultValue() : floor);
         if (timeout.compareTo(floor) < 0) {
             throw ConfigRules.invalid(DEAD_SESSION_TIMEOUT.key(), "must be at least three poll intervals ("
-                    + floor.toMillis() + " ms with " + POLL_INTERVAL.key() + " = " + pollInterval.toMillis() + " ms), got "
+                    + floor.toMillis() + " ms with " + POLL_INTERVAL.key() + " = " + pollInterval.toMillis()
+                    + " ms), got "
                     + timeout.toMillis() + " ms: a live assigner may be idle for a whole poll interval");
         }
         return timeout;

@@ -64,12 +64,13 @@ public final class Setting<T> {
     }
 
     public static Setting<Boolean> bool(String key, boolean defaultValue, String doc) {
-        return of(key, defaultValue, null, null, (k, text, lo, hi) -> ConfigRules.bool(k, Optional.of(text), false), doc);
+        return of(key, defaultValue, null, null,
+                (k, text, lo, hi) -> ConfigRules.bool(k, Optional.of(text), false), doc);
     }
 
     public static Setting<Integer> integer(String key, int defaultValue, int min, int max, String doc) {
-        return of(key, defaultValue, min, max, (k, text, lo, hi) -> ConfigRules.integer(k, Optional.of(text), 0, lo, hi),
-                doc);
+        return of(key, defaultValue, min, max,
+                (k, text, lo, hi) -> ConfigRules.integer(k, Optional.of(text), 0, lo, hi), doc);
     }
 
     /** A whole number that may exceed an {@code int}; {@code null} default: unset. */
@@ -91,7 +92,8 @@ public final class Setting<T> {
     }
 
     /** A positive duration from {@code min} to {@code max}, both included. */
-    public static Setting<Duration> duration(String key, Duration defaultValue, Duration min, Duration max, String doc) {
+    public static Setting<Duration> duration(String key, Duration defaultValue, Duration min, Duration max,
+                                             String doc) {
         return of(key, defaultValue, min, max,
                 (k, text, lo, hi) -> ConfigRules.duration(k, Optional.of(text), null, lo, hi), doc);
     }
@@ -99,7 +101,8 @@ public final class Setting<T> {
     /** A duration where {@code 0} means never; any other must be at least {@code min}. */
     public static Setting<Duration> durationOrZero(String key, Duration defaultValue, Duration min, String doc) {
         return of(key, defaultValue, min, null,
-                (k, text, lo, hi) -> ConfigRules.durationOrZero(k, Optional.of(text), null, lo), doc);
+                (k, text, lo, hi) -> lo == null ? ConfigRules.durationOrZero(k, Optional.of(text), null)
+                        : ConfigRules.durationOrZero(k, Optional.of(text), null, lo), doc);
     }
 
     /** Comma-separated web origins, normalized; {@code *} for any; empty by default. */
