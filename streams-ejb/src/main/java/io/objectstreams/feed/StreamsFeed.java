@@ -39,10 +39,7 @@ public class StreamsFeed {
 
     @PostConstruct
     void load() {
-        settings = new TransportSettings(config.maxSubscriptions(), config.maxFrameBytes(), config.maxMemberPks(),
-                config.maxConnectionBytes(), config.maxServerBytes(), config.maxIdle(), config.pingInterval(),
-                config.sseHeartbeat(), config.sseLifetime(), config.senderThreads(), config.allowedOrigins(), config.replayLimit(), config.maxConnectionMemberPks(), config.maxConnections(),
-                config.maxConnectionsPerPrincipal(), config.cursorHeaderEverywhere(), config.skipContainerIdleTimer());
+        settings = TransportSettings.from(config.values());
     }
 
     public TransportSettings settings() {

@@ -1,47 +1,109 @@
 package io.objectstreams.feed;
 
+import io.objectstreams.internal.config.ConfigValues;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The validated settings every transport reads; see {@code docs/configuration.md} for each key and its default.
- *
- * @param maxSubscriptions   {@code streams.websocket.max-subscriptions}
- * @param maxFrameBytes      {@code streams.websocket.max-frame-bytes}
- * @param maxMemberPks       {@code streams.websocket.max-member-pks}
- * @param maxConnectionBytes {@code streams.outbound.max-connection-bytes}
- * @param maxServerBytes     {@code streams.outbound.max-server-bytes}
- * @param maxIdle            {@code streams.websocket.max-idle}; zero for never
- * @param pingInterval       {@code streams.websocket.ping-interval}; zero for never
- * @param sseHeartbeat       {@code streams.sse.heartbeat}: an SSE request's heartbeat when it names none
- * @param sseLifetime        {@code streams.sse.lifetime}: an SSE request's lifetime when it names none
- * @param senderThreads      {@code streams.websocket.sender-threads}
- * @param allowedOrigins     {@code streams.websocket.allowed-origins}, normalized; {@code *} for any
- * @param replayLimit        {@code streams.replay-limit}
- * @param maxConnectionMemberPks     {@code streams.websocket.max-connection-member-pks}
- * @param maxConnections             {@code streams.connections.max}
- * @param maxConnectionsPerPrincipal {@code streams.connections.max-per-principal}
- * @param cursorHeaderEverywhere     {@code streams.rest.cursor-header}
- * @param skipContainerIdleTimer     {@code streams.websocket.skip-container-idle-timer}
+ * The validated settings every transport reads, one record per feature; each feature's constants declare its keys
+ * and defaults, and {@code docs/configuration.md} lists them. The accessors below are shortcuts into the features.
  */
-public record TransportSettings(int maxSubscriptions, int maxFrameBytes, int maxMemberPks, long maxConnectionBytes,
-                                long maxServerBytes, Duration maxIdle, Duration pingInterval, Duration sseHeartbeat,
-                                Duration sseLifetime, int senderThreads,
-                                Set<String> allowedOrigins, int replayLimit, int maxConnectionMemberPks, int maxConnections,
-                                int maxConnectionsPerPrincipal, boolean cursorHeaderEverywhere,
-                                boolean skipContainerIdleTimer) {
+public record TransportSettings(SubscriptionSettings subscriptions, ConnectionSettings connections,
+                                OutboundSettings outbound, WebSocketSettings websocket, SseSettings sse,
+                                RestSettings rest) {
+
+    /** Reads and checks every transport setting, including the rules between keys of different features. */
+    static TransportSettings from(ConfigValues values) {
+        SubscriptionSettings subscriptions = SubscriptionSettings.from(values);
+        return new TransportSettings(subscriptions, ConnectionSettings.from(values, subscriptions),
+                OutboundSettings.from(values), WebSocketSettings.from(values), SseSettings.from(values),
+                RestSettings.from(values));
+    }
 
     /**
      * Whether a page of {@code origin} may connect: the application's own origin ({@code ownOrigin}, from the
-     * request), one of {@link #allowedOrigins}, or any when {@code *} is configured.
+     * request), one of {@link WebSocketSettings#allowedOrigins}, or any when {@code *} is configured.
      */
     public boolean allowsOrigin(String origin, Optional<String> ownOrigin) {
-        if (allowedOrigins.contains("*")) {
+        Set<String> allowed = websocket.allowedOrigins();
+        if (allowed.contains("*")) {
             return true;
         }
         Optional<String> normalized = StreamsFeed.normalizeOrigin(origin);
         return normalized.isPresent()
-                && (allowedOrigins.contains(normalized.get()) || normalized.equals(ownOrigin.flatMap(StreamsFeed::normalizeOrigin)));
+                && (allowed.contains(normalized.get()) || normalized.equals(ownOrigin.flatMap(StreamsFeed::normalizeOrigin)));
+    }
+
+    public int maxSubscriptions() {
+        return websocket.maxSubscriptions();
+    }
+
+    public int maxFrameBytes() {
+        return websocket.maxFrameBytes();
+    }
+
+    /** {@link Duration#ZERO} for never. */
+    public Duration maxIdle() {
+        return websocket.maxIdle();
+    }
+
+    /** {@link Duration#ZERO} for never. */
+    public Duration pingInterval() {
+        return websocket.pingInterval();
+    }
+
+    public Set<String> allowedOrigins() {
+        return websocket.allowedOrigins();
+    }
+
+    public boolean skipContainerIdleTimer() {
+        return websocket.skipContainerIdleTimer();
+    }
+
+    public int maxMemberPks() {
+        return subscriptions.maxMemberPks();
+    }
+
+    public int replayLimit() {
+        return subscriptions.replayLimit();
+    }
+
+    public int maxConnections() {
+        return connections.max();
+    }
+
+    public int maxConnectionsPerPrincipal() {
+        return connections.maxPerPrincipal();
+    }
+
+    public int maxConnectionMemberPks() {
+        return connections.maxMemberPks();
+    }
+
+    public long maxConnectionBytes() {
+        return outbound.maxConnectionBytes();
+    }
+
+    public long maxServerBytes() {
+        return outbound.maxServerBytes();
+    }
+
+    public int senderThreads() {
+        return outbound.senderThreads();
+    }
+
+    /** An SSE request's heartbeat when it names none. */
+    public Duration sseHeartbeat() {
+        return sse.heartbeat();
+    }
+
+    /** An SSE request's lifetime when it names none. */
+    public Duration sseLifetime() {
+        return sse.lifetime();
+    }
+
+    public boolean cursorHeaderEverywhere() {
+        return rest.cursorHeaderEverywhere();
     }
 }

@@ -39,8 +39,8 @@ class ConnectionLimitsIT {
                 ServerProcess.POOL_MAX, "4",
                 "STREAMS_CONNECTIONS_MAX", "10",
                 "STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "3",
-                "STREAMS_WEBSOCKET_MAX_MEMBER_PKS", "5",
-                "STREAMS_WEBSOCKET_MAX_CONNECTION_MEMBER_PKS", "8"));
+                "STREAMS_SUBSCRIPTIONS_MAX_MEMBER_PKS", "5",
+                "STREAMS_CONNECTIONS_MAX_MEMBER_PKS", "8"));
         server.awaitStarted(Duration.ofMinutes(3));
         base = server.deployment();
     }

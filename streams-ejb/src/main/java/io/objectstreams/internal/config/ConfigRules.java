@@ -69,8 +69,6 @@ final class ConfigRules {
         };
     }
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
-
     /** {@code 500ms}, {@code 1s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT1S}); positive. */
     static java.time.Duration duration(String key, Optional<String> value, java.time.Duration defaultValue) {
         Optional<String> text = present(value);
@@ -90,7 +88,7 @@ final class ConfigRules {
         if (text.isEmpty()) {
             return defaultValue;
         }
-        java.time.Duration parsed = text.get().equals("0") ? java.time.Duration.ZERO : parseDuration(text.get());
+        java.time.Duration parsed = parseDuration(text.get());
         if (parsed == null || parsed.isNegative()) {
             throw invalid(key, "'" + text.get() + "' is not 0 or a positive duration such as 500ms, 1s, 2m, 1h, 7d or PT1S");
         }
@@ -113,41 +111,15 @@ final class ConfigRules {
                                        java.time.Duration min, java.time.Duration max) {
         java.time.Duration parsed = duration(key, value, defaultValue);
         if (parsed.compareTo(min) < 0 || parsed.compareTo(max) > 0) {
-            throw invalid(key, "'" + value.map(String::trim).orElse("") + "' is outside " + brief(min) + " to "
-                    + brief(max));
+            throw invalid(key, "'" + value.map(String::trim).orElse("") + "' is outside " + Durations.brief(min) + " to "
+                    + Durations.brief(max));
         }
         return parsed;
     }
 
-    /** A duration as configuration writes it: {@code 1s}, {@code 5m}, {@code 4h}, else milliseconds. */
-    static String brief(java.time.Duration duration) {
-        long millis = duration.toMillis();
-        if (millis % 3_600_000 == 0) {
-            return millis / 3_600_000 + "h";
-        }
-        if (millis % 60_000 == 0) {
-            return millis / 60_000 + "m";
-        }
-        return millis % 1_000 == 0 ? millis / 1_000 + "s" : millis + "ms";
-    }
-
+    /** A duration in configuration's grammar, or {@code null}: see {@link Durations}. */
     static java.time.Duration parseDuration(String text) {
-        java.util.regex.Matcher m = DURATION.matcher(text.toLowerCase(java.util.Locale.ROOT));
-        if (m.matches()) {
-            long amount = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> java.time.Duration.ofMillis(amount);
-                case "s" -> java.time.Duration.ofSeconds(amount);
-                case "m" -> java.time.Duration.ofMinutes(amount);
-                case "h" -> java.time.Duration.ofHours(amount);
-                default -> java.time.Duration.ofDays(amount);
-            };
-        }
-        try {
-            return java.time.Duration.parse(text);
-        } catch (java.time.format.DateTimeParseException ignored) {
-            return null;
-        }
+        return Durations.parse(text, false).orElse(null);
     }
 
     static java.time.Duration atLeast(String key, java.time.Duration value, java.time.Duration minimum) {

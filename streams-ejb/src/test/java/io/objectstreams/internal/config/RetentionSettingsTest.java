@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.objectstreams.StreamsException;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -13,8 +14,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RetentionSettingsTest {
 
     private static RetentionSettings of(String maxAge, String maxRows, String interval, String batchSize) {
-        return StreamsConfig.retention(Optional.ofNullable(maxAge), Optional.ofNullable(maxRows),
-                Optional.ofNullable(interval), Optional.ofNullable(batchSize));
+        Map<String, String> values = new HashMap<>();
+        values.put("streams.retention.max-age", maxAge);
+        values.put("streams.retention.max-rows", maxRows);
+        values.put("streams.retention.interval", interval);
+        values.put("streams.retention.batch-size", batchSize);
+        return RetentionSettings.from(ConfigValues.of(values));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.objectstreams.web.sse;
 
+import io.objectstreams.feed.SseSettings;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.SubscribeRequest;
 import jakarta.json.JsonObjectBuilder;
@@ -7,8 +8,6 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The query of {@code GET <context root>/streams/subscribe/{model}}, validated: every parameter is known, given
@@ -21,16 +20,8 @@ import java.util.regex.Pattern;
  */
 record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetime) {
 
-    // The bounds of a request's parameters; the configured defaults (streams.sse.heartbeat, streams.sse.lifetime)
-    // are held to the same bounds by the configuration.
-    static final Duration MIN_HEARTBEAT = Duration.ofSeconds(1);
-    static final Duration MAX_HEARTBEAT = Duration.ofMinutes(5);
-    static final Duration MIN_LIFETIME = Duration.ofSeconds(1);
-    static final Duration MAX_LIFETIME = Duration.ofHours(4);
-
     private static final Set<String> PARAMETERS = Set.of("kind", "pk", "cursor", "heartbeat", "lifetime", "members");
     private static final String FILTER_PREFIX = "filter.";
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
     private static final BigDecimal MAX_CURSOR = BigDecimal.valueOf(Long.MAX_VALUE);
 
     /**
@@ -85,8 +76,11 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         if (cursor == null && single(parameters, "cursor") != null) {
             cursor = cursor(single(parameters, "cursor"), "cursor");
         }
-        Duration heartbeat = duration(parameters, "heartbeat", defaultHeartbeat, MIN_HEARTBEAT, MAX_HEARTBEAT);
-        Duration lifetime = duration(parameters, "lifetime", defaultLifetime, MIN_LIFETIME, MAX_LIFETIME);
+        // A parameter has the bounds of the setting that gives its default.
+        Duration heartbeat = duration(parameters, "heartbeat", defaultHeartbeat, SseSettings.HEARTBEAT.min(),
+                SseSettings.HEARTBEAT.max());
+        Duration lifetime = duration(parameters, "lifetime", defaultLifetime, SseSettings.LIFETIME.min(),
+                SseSettings.LIFETIME.max());
         Set<String> members = members(parameters.get("members"), kind);
         // An EventSource reconnects to the URL it was opened with: the members given there are used only when it
         // resumes (with Last-Event-ID), as those the client held then (see docs/protocol.md).
@@ -138,25 +132,14 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         return value.longValueExact();
     }
 
-    /** {@code 25s}, {@code 30m}, {@code 4h}, {@code 500ms}, or plain seconds; within [min, max]. */
+    /** {@code 25s}, {@code 30m}, {@code 4h}, {@code 500ms}, plain seconds, or as configuration; within [min, max]. */
     private static Duration duration(Map<String, String[]> parameters, String name, Duration fallback, Duration min,
                                      Duration max) throws SseRefusal {
         String text = single(parameters, name);
         if (text == null) {
             return fallback;
         }
-        Matcher matcher = DURATION.matcher(text.trim());
-        Duration value = null;
-        if (matcher.matches()) {
-            long amount = Long.parseLong(matcher.group(1));
-            String unit = matcher.group(2) == null ? "s" : matcher.group(2);
-            value = switch (unit) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                case "h" -> Duration.ofHours(amount);
-                default -> Duration.ofSeconds(amount);
-            };
-        }
+        Duration value = SseSettings.parameter(text).orElse(null);
         if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw new SseRefusal(400, "invalid_" + name, name + " must be a duration from " + text(min) + " to "
                     + text(max) + " (such as 25s, 30m, 4h, or plain seconds), not '" + abbreviated(text) + "'");

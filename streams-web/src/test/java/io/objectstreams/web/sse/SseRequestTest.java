@@ -58,6 +58,20 @@ class SseRequestTest {
     }
 
     @Test
+    void durationsTakeConfigurationsGrammarAndPlainSecondsWithinTheSettingsBounds() throws SseRefusal {
+        SseRequest request = parse("pk=5&heartbeat=PT10S&lifetime=2H", null);
+        assertThat(request.heartbeat()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(request.lifetime()).isEqualTo(Duration.ofHours(2));
+        assertThat(parse("pk=5&heartbeat=1&lifetime=1s", null).heartbeat()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(parse("pk=5&heartbeat=5m&lifetime=4h", null).lifetime()).isEqualTo(Duration.ofHours(4));
+        refused("pk=5&heartbeat=999ms", null, "invalid_heartbeat");
+        refused("pk=5&lifetime=1d", null, "invalid_lifetime");
+        refused("pk=5&lifetime=99999999999999999999", null, "invalid_lifetime");
+        assertThatThrownBy(() -> parse("pk=5&heartbeat=6m", null)).isInstanceOfSatisfying(SseRefusal.class,
+                r -> assertThat(r.body()).contains("heartbeat must be a duration from 1s to 5m"));
+    }
+
+    @Test
     void lastEventIdOverridesTheCursorParameter() throws SseRefusal {
         assertThat(parse("pk=5&cursor=3", null).request().cursor()).isEqualTo(3L);
         assertThat(parse("pk=5&cursor=3", "9").request().cursor()).isEqualTo(9L);

@@ -1,0 +1,27 @@
+package io.objectstreams.feed;
+
+import io.objectstreams.internal.config.ConfigValues;
+import io.objectstreams.internal.config.Setting;
+
+/** What this instance admits, and what one connection of any transport may hold; each constant's doc says more. */
+public record ConnectionSettings(int max, int maxPerPrincipal, int maxMemberPks) {
+
+    public static final Setting<Integer> MAX = Setting.integer("streams.connections.max", 10_000, 1, 10_000_000,
+            "Connections of every transport this instance accepts at once.");
+
+    public static final Setting<Integer> MAX_PER_PRINCIPAL = Setting.integer("streams.connections.max-per-principal",
+            1_000, 1, 10_000_000,
+            "Connections one authenticated principal may hold at once; at most streams.connections.max.");
+
+    public static final Setting<Integer> MAX_MEMBER_PKS = Setting.integer("streams.connections.max-member-pks",
+            100_000, 1, 100_000_000,
+            "Member pks all subscriptions of one connection may hold together;"
+                    + " at least streams.subscriptions.max-member-pks.")
+            .deprecatedKey("streams.websocket.max-connection-member-pks");
+
+    static ConnectionSettings from(ConfigValues values, SubscriptionSettings subscriptions) {
+        int max = values.get(MAX);
+        return new ConnectionSettings(max, values.get(MAX_PER_PRINCIPAL.atMost(max)),
+                values.get(MAX_MEMBER_PKS.atLeast(subscriptions.maxMemberPks())));
+    }
+}
