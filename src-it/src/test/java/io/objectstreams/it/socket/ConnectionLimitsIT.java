@@ -103,7 +103,7 @@ class ConnectionLimitsIT {
             assertThat(alice.send(subscribeFilter("b", filter)).next().getString("type")).isEqualTo("subscribed");
             JsonObject refused = alice.send(subscribeFilter("c", filter)).next();
             assertThat(refused.getString("code")).isEqualTo("member_limit_exceeded");
-            assertThat(refused.getString("message")).contains("streams.websocket.max-connection-member-pks");
+            assertThat(refused.getString("message")).contains("streams.connections.max-member-pks");
 
             alice.send("{\"op\":\"unsubscribe\",\"subscription_id\":\"a\"}");
             assertThat(alice.next().getString("type")).isEqualTo("unsubscribed");

@@ -190,7 +190,7 @@ class SetSubscriptionsIT {
             JsonObject error = alice.send(model("ItNote", "all")).next();
             assertThat(error.getString("type")).isEqualTo("error");
             assertThat(error.getString("code")).isEqualTo("subscription_too_large");
-            assertThat(error.getString("message")).contains("streams.websocket.max-member-pks");
+            assertThat(error.getString("message")).contains("streams.subscriptions.max-member-pks");
             assertThat(alice.send(model(MODEL, "all")).next().getString("type")).as("the session goes on")
                     .isEqualTo("subscribed");
         } finally {

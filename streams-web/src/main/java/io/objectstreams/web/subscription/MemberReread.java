@@ -1,6 +1,7 @@
 package io.objectstreams.web.subscription;
 
 import io.objectstreams.protocol.ErrorCode;
+import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.web.visibility.Visibility;
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ final class MemberReread {
 
     /**
      * The members of each subscription read now; a subscription whose scope could not be read is absent. A filter or
-     * model subscription that now matches more than {@code streams.websocket.max-member-pks} objects is ended with
+     * model subscription that now matches more than {@code streams.subscriptions.max-member-pks} objects is ended with
      * {@code subscription_too_large}, and is absent too.
      */
     Map<Subscription, Set<String>> read(Map<StreamSession, ? extends Collection<Subscription>> owed) {
@@ -95,7 +96,7 @@ final class MemberReread {
 
     private ProtocolError tooLarge(Subscription subscription) {
         return new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "Subscription " + subscription.id()
-                + " now matches more than " + maxMemberPks + " objects (streams.websocket.max-member-pks) and has ended;"
+                + " now matches more than " + maxMemberPks + " objects (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ") and has ended;"
                 + " narrow the filter", Messages.JSON.createObjectBuilder().add("subscription_id", subscription.id()).build());
     }
 }

@@ -6,6 +6,7 @@ import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.protocol.ResyncReason;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.filter.FilterDeclarations;
@@ -55,7 +56,7 @@ final class ReplayPlanner {
 
     /**
      * What a subscription registered at {@code cursor} starts with: the members of a filter or model subscription
-     * (at most {@code streams.websocket.max-member-pks}), and for a client cursor its replay or resync reason.
+     * (at most {@code streams.subscriptions.max-member-pks}), and for a client cursor its replay or resync reason.
      */
     SubscriptionStart start(Viewer viewer, Subscription subscription, long cursor) throws ProtocolError {
         SubscribeRequest request = subscription.request();
@@ -101,7 +102,7 @@ final class ReplayPlanner {
                                         long cursor) throws SQLException, ProtocolError {
         if (request.members() != null && request.members().size() > limits.maxMemberPks()) {
             throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "members names " + request.members().size()
-                    + " pks; at most " + limits.maxMemberPks() + " (streams.websocket.max-member-pks)");
+                    + " pks; at most " + limits.maxMemberPks() + " (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ")");
         }
         int limit = limits.replayLimit();
         List<StreamEvent> rows = List.of();
@@ -135,7 +136,7 @@ final class ReplayPlanner {
         Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
         if (members.size() > max) {
             throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
-                    + " objects (streams.websocket.max-member-pks); narrow the filter");
+                    + " objects (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + "); narrow the filter");
         }
         return members;
     }

@@ -3,6 +3,7 @@ package io.objectstreams.web.subscription;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
+import io.objectstreams.feed.ConnectionSettings;
 import io.objectstreams.protocol.ResyncReason;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -120,7 +121,7 @@ public final class StreamSession {
             throw new ProtocolError(ErrorCode.MEMBER_LIMIT_EXCEEDED, "This subscription would hold "
                     + start.members().size() + " objects and this connection's subscriptions already hold " + held
                     + "; together they may hold " + limits.maxConnectionMemberPks()
-                    + " (streams.websocket.max-connection-member-pks). Unsubscribe or narrow a filter");
+                    + " (" + ConnectionSettings.MAX_MEMBER_PKS.key() + "). Unsubscribe or narrow a filter");
         }
     }
 
