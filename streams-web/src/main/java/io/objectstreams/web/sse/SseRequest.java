@@ -1,6 +1,9 @@
 package io.objectstreams.web.sse;
 
 import io.objectstreams.feed.SseSettings;
+import io.objectstreams.protocol.ErrorCode;
+import io.objectstreams.protocol.SubscriptionKind;
+import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.SubscribeRequest;
 import jakarta.json.JsonObjectBuilder;
@@ -32,18 +35,18 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
      * @param defaultLifetime  the lifetime when the request names none ({@code streams.sse.lifetime})
      */
     static SseRequest parse(String model, Map<String, String[]> parameters, String lastEventId, Duration defaultHeartbeat,
-                            Duration defaultLifetime) throws SseRefusal {
+                            Duration defaultLifetime) throws ProtocolError {
         JsonObjectBuilder filter = Messages.JSON.createObjectBuilder();
         boolean filtered = false;
         for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
             String name = parameter.getKey();
             boolean filterKey = name.startsWith(FILTER_PREFIX) && name.length() > FILTER_PREFIX.length();
             if (!filterKey && !PARAMETERS.contains(name)) {
-                throw new SseRefusal(400, "unknown_parameter", "Unknown parameter '" + name + "'; expected kind, pk,"
+                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "Unknown parameter '" + name + "'; expected kind, pk,"
                         + " filter.<key>, cursor, members, heartbeat or lifetime");
             }
             if (parameter.getValue().length != 1 && !name.equals("members")) {
-                throw new SseRefusal(400, filterKey ? "invalid_filter" : "invalid_" + (name.equals("pk") ? "kind" : name),
+                throw new ProtocolError(filterKey ? ErrorCode.INVALID_FILTER : invalid(name.equals("pk") ? "kind" : name),
                         "Parameter '" + name + "' is given " + parameter.getValue().length + " times; give it once");
             }
             if (filterKey) {
@@ -52,25 +55,19 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             }
         }
         String pk = single(parameters, "pk");
-        String kind = single(parameters, "kind");
-        if (kind == null) {
-            kind = pk != null ? "object" : "model";
+        String kindName = single(parameters, "kind");
+        SubscriptionKind kind = kindName == null ? (pk != null ? SubscriptionKind.OBJECT : SubscriptionKind.MODEL)
+                : SubscriptionKind.fromWireName(kindName).orElseThrow(() -> new ProtocolError(ErrorCode.INVALID_KIND,
+                        "kind must be object, filter or model, not '" + kindName + "'"));
+        if (kind == SubscriptionKind.OBJECT && (pk == null || pk.isBlank())) {
+            throw new ProtocolError(ErrorCode.INVALID_KIND, "kind=object needs pk");
         }
-        switch (kind) {
-            case "object" -> {
-                if (pk == null || pk.isBlank()) {
-                    throw new SseRefusal(400, "invalid_kind", "kind=object needs pk");
-                }
-            }
-            case "filter", "model" -> {
-                if (pk != null) {
-                    throw new SseRefusal(400, "invalid_kind", "pk applies only to kind=object, not kind=" + kind);
-                }
-            }
-            default -> throw new SseRefusal(400, "invalid_kind", "kind must be object, filter or model, not '" + kind + "'");
+        if (kind != SubscriptionKind.OBJECT && pk != null) {
+            throw new ProtocolError(ErrorCode.INVALID_KIND, "pk applies only to kind=object, not kind=" + kind.wireName());
         }
-        if (filtered && !kind.equals("filter")) {
-            throw new SseRefusal(400, "invalid_kind", "filter.<key> parameters apply only to kind=filter, not kind=" + kind);
+        if (filtered && kind != SubscriptionKind.FILTER) {
+            throw new ProtocolError(ErrorCode.INVALID_KIND, "filter.<key> parameters apply only to kind=filter, not kind="
+                    + kind.wireName());
         }
         Long cursor = lastEventId != null ? cursor(lastEventId.trim(), "Last-Event-ID") : null;
         if (cursor == null && single(parameters, "cursor") != null) {
@@ -84,18 +81,18 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         Set<String> members = members(parameters.get("members"), kind);
         // An EventSource reconnects to the URL it was opened with: the members given there are used only when it
         // resumes (with Last-Event-ID), as those the client held then (see docs/protocol.md).
-        SubscribeRequest request = new SubscribeRequest(kind, model, pk, kind.equals("filter") ? filter.build() : null,
+        SubscribeRequest request = new SubscribeRequest(kind, model, pk, kind == SubscriptionKind.FILTER ? filter.build() : null,
                 null, cursor, null, null, cursor == null ? null : members);
         return new SseRequest(request, heartbeat, lifetime);
     }
 
     /** {@code members}, repeated or comma-separated; {@code null} when not given. */
-    private static Set<String> members(String[] values, String kind) throws SseRefusal {
+    private static Set<String> members(String[] values, SubscriptionKind kind) throws ProtocolError {
         if (values == null) {
             return null;
         }
-        if (kind.equals("object")) {
-            throw new SseRefusal(400, "invalid_kind", "members applies only to kind=filter or kind=model");
+        if (kind == SubscriptionKind.OBJECT) {
+            throw new ProtocolError(ErrorCode.INVALID_KIND, "members applies only to kind=filter or kind=model");
         }
         Set<String> members = new java.util.LinkedHashSet<>();
         for (String value : values) {
@@ -104,7 +101,7 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             }
             for (String pk : value.split(",", -1)) {
                 if (pk.isBlank() || pk.length() > 1000) {
-                    throw new SseRefusal(400, "invalid_members", "members must be a comma-separated list of pks");
+                    throw new ProtocolError(ErrorCode.INVALID_MEMBERS, "members must be a comma-separated list of pks");
                 }
                 members.add(pk.trim());
             }
@@ -117,7 +114,7 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         return values == null ? null : values[0];
     }
 
-    private static long cursor(String text, String source) throws SseRefusal {
+    private static long cursor(String text, String source) throws ProtocolError {
         BigDecimal value;
         try {
             value = text.length() > 40 ? null : new BigDecimal(text);
@@ -126,7 +123,7 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         }
         if (value == null || value.signum() < 0 || value.scale() > 0 || value.compareTo(MAX_CURSOR) > 0
                 || !text.chars().allMatch(Character::isDigit)) {
-            throw new SseRefusal(400, "invalid_cursor", source + " must be a cursor: an integer from 0 to "
+            throw new ProtocolError(ErrorCode.INVALID_CURSOR, source + " must be a cursor: an integer from 0 to "
                     + Long.MAX_VALUE + ", not '" + abbreviated(text) + "'");
         }
         return value.longValueExact();
@@ -134,14 +131,14 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
 
     /** {@code 25s}, {@code 30m}, {@code 4h}, {@code 500ms}, plain seconds, or as configuration; within [min, max]. */
     private static Duration duration(Map<String, String[]> parameters, String name, Duration fallback, Duration min,
-                                     Duration max) throws SseRefusal {
+                                     Duration max) throws ProtocolError {
         String text = single(parameters, name);
         if (text == null) {
             return fallback;
         }
         Duration value = SseSettings.parameter(text).orElse(null);
         if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            throw new SseRefusal(400, "invalid_" + name, name + " must be a duration from " + text(min) + " to "
+            throw new ProtocolError(invalid(name), name + " must be a duration from " + text(min) + " to "
                     + text(max) + " (such as 25s, 30m, 4h, or plain seconds), not '" + abbreviated(text) + "'");
         }
         return value;
@@ -160,5 +157,17 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
 
     private static String abbreviated(String text) {
         return text.length() <= 40 ? text : text.substring(0, 37) + "...";
+    }
+
+    /** The code refusing a bad value of one of the parameters this route takes. */
+    private static ErrorCode invalid(String parameter) {
+        return switch (parameter) {
+            case "kind" -> ErrorCode.INVALID_KIND;
+            case "cursor" -> ErrorCode.INVALID_CURSOR;
+            case "members" -> ErrorCode.INVALID_MEMBERS;
+            case "heartbeat" -> ErrorCode.INVALID_HEARTBEAT;
+            case "lifetime" -> ErrorCode.INVALID_LIFETIME;
+            default -> ErrorCode.INVALID_PARAMETER;
+        };
     }
 }

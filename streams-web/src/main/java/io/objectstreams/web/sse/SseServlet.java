@@ -4,6 +4,7 @@ import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.StreamSession;
 import io.objectstreams.web.subscription.ConnectionRegistry;
@@ -106,19 +107,16 @@ public class SseServlet extends HttpServlet {
             TransportSettings settings = feed.settings();
             SseRequest parsed = SseRequest.parse(model, request.getParameterMap(), request.getHeader("Last-Event-ID"),
                     settings.sseHeartbeat(), settings.sseLifetime());
-            VisibilityPolicy<?> policy = visibility.policy(model).orElseThrow(() -> new SseRefusal(404,
-                    "model_not_found", "There is no subscribable model '" + model + "'"));
+            VisibilityPolicy<?> policy = visibility.policy(model).orElseThrow(() -> new ProtocolError(
+                    ErrorCode.MODEL_NOT_FOUND, "There is no subscribable model '" + model + "'"));
             Viewer viewer = viewer(request);
             if (viewer.isAnonymous() && !policy.admitsAnonymous()) {
-                throw new SseRefusal(401, "authentication_required", model + " is not readable anonymously; authenticate");
+                throw new ProtocolError(ErrorCode.AUTHENTICATION_REQUIRED, model + " is not readable anonymously; authenticate");
             }
-            StreamSession session = open(subscriber, viewer);
+            StreamSession session = engine.open(subscriber, viewer);
             try {
                 session.subscribe(parsed.request());
-            } catch (ProtocolError refused) {
-                engine.close(subscriber);
-                throw refusal(refused);
-            } catch (RuntimeException e) {
+            } catch (ProtocolError | RuntimeException e) {
                 engine.close(subscriber);
                 throw e;
             }
@@ -132,27 +130,19 @@ public class SseServlet extends HttpServlet {
                     () -> open.remove(subscriber));
             // Released already (the client left at once)? Then the clock finds it closed and drops it.
             open.add(subscriber);
-        } catch (SseRefusal refusal) {
-            response.setStatus(refusal.status());
+        } catch (ProtocolError refusal) {
+            response.setStatus(refusal.httpStatus());
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");
             response.getWriter().write(refusal.body());
         }
     }
 
-    private StreamSession open(SseSubscriber subscriber, Viewer viewer) throws SseRefusal {
-        try {
-            return engine.open(subscriber, viewer);
-        } catch (ProtocolError refused) {
-            throw refusal(refused);
-        }
-    }
-
-    private static String model(HttpServletRequest request) throws SseRefusal {
+    private static String model(HttpServletRequest request) throws ProtocolError {
         String path = request.getPathInfo();
         String model = path == null ? "" : URLDecoder.decode(path.substring(1), StandardCharsets.UTF_8);
         if (model.isEmpty() || model.contains("/")) {
-            throw new SseRefusal(404, "model_not_found", "Name one model: streams/subscribe/{model}");
+            throw new ProtocolError(ErrorCode.MODEL_NOT_FOUND, "Name one model: streams/subscribe/{model}");
         }
         return model;
     }
@@ -167,17 +157,12 @@ public class SseServlet extends HttpServlet {
         return new Viewer(principal.getName(), roles);
     }
 
-    /** The protocol's refusal as an HTTP status: what the client asked is wrong (4xx), or not possible now. */
-    private static SseRefusal refusal(ProtocolError refused) {
-        return new SseRefusal(refused.httpStatus(), refused.code().wireName(), refused.getMessage(), refused.details());
-    }
-
     private static String preamble(SseRequest parsed, StreamSession session) {
         var request = parsed.request();
         String scope = switch (request.kind()) {
-            case "object" -> request.kind() + " " + request.model() + " " + request.pk();
-            case "filter" -> request.kind() + " " + request.model() + " " + request.filter();
-            default -> request.kind() + " " + request.model();
+            case OBJECT -> request.kind().wireName() + " " + request.model() + " " + request.pk();
+            case FILTER -> request.kind().wireName() + " " + request.model() + " " + request.filter();
+            default -> request.kind().wireName() + " " + request.model();
         };
         Instant closesAt = Instant.now().plus(parsed.lifetime()).truncatedTo(ChronoUnit.SECONDS);
         return "retry: " + RETRY_MILLIS + "\n: subscription " + scope.replace('\n', ' ') + ", closes at " + closesAt

@@ -27,7 +27,7 @@ public final class Messages {
         JsonObjectBuilder message = JSON.createObjectBuilder()
                 .add("type", "subscribed")
                 .add("subscription_id", subscription.id())
-                .add("kind", request.kind())
+                .add("kind", request.kind().wireName())
                 .add("model", request.model());
         if (request.pk() != null) {
             message.add("pk", request.pk());

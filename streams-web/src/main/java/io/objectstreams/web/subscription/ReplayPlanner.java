@@ -8,6 +8,7 @@ import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.protocol.ResyncReason;
+import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.filter.FilterDeclarations;
 import io.objectstreams.web.filter.InvalidFilterException;
@@ -42,7 +43,7 @@ final class ReplayPlanner {
     Filter filter(SubscribeRequest request) throws ProtocolError {
         VisibilityPolicy<?> policy = visibility.policy(request.model()).orElseThrow(() -> new ProtocolError(
                 ErrorCode.NOT_FOUND, "There is no subscribable model " + request.model()));
-        if (!request.kind().equals("filter")) {
+        if (request.kind() != SubscriptionKind.FILTER) {
             return Filter.NONE;
         }
         try {

@@ -1,6 +1,7 @@
 package io.objectstreams.web.subscription;
 
 import io.objectstreams.protocol.ErrorCode;
+import io.objectstreams.protocol.SubscriptionKind;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -12,14 +13,14 @@ import java.util.Set;
  * A validated {@code subscribe} message. Every field the protocol defines is checked for presence and type;
  * a field that is not part of the protocol is refused rather than ignored.
  */
-public record SubscribeRequest(String kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
+public record SubscribeRequest(SubscriptionKind kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
                         JsonValue ordering, JsonValue shape, Set<String> members) {
 
     private static final Set<String> FIELDS = Set.of("op", "kind", "model", "pk", "filter", "filters", "cursor",
             "subscription_id", "search", "ordering", "shape", "members");
 
     /** A request without {@code members}. */
-    public SubscribeRequest(String kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
+    public SubscribeRequest(SubscriptionKind kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
                             JsonValue ordering, JsonValue shape) {
         this(kind, model, pk, filter, subscriptionId, cursor, ordering, shape, null);
     }
@@ -33,10 +34,10 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         if (message.containsKey("search")) {
             throw new ProtocolError(ErrorCode.UNSUPPORTED_SEARCH, "Search is not supported; use a filter.");
         }
-        String kind = message.containsKey("kind") ? text(message, "kind") : "object";
-        if (!Set.of("object", "filter", "model").contains(kind)) {
-            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "kind must be object, filter or model");
-        }
+        SubscriptionKind kind = message.containsKey("kind")
+                ? SubscriptionKind.fromWireName(text(message, "kind")).orElseThrow(() -> new ProtocolError(
+                        ErrorCode.INVALID_REQUEST, "kind must be object, filter or model"))
+                : SubscriptionKind.OBJECT;
         String model = required(message, "model");
         String pk = null;
         JsonObject filter = null;
@@ -45,11 +46,11 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         }
         String filterField = message.containsKey("filters") ? "filters" : "filter";
         switch (kind) {
-            case "object" -> {
+            case OBJECT -> {
                 refuse(message, filterField, "an object subscription; use kind filter");
                 pk = pk(message);
             }
-            case "filter" -> {
+            case FILTER -> {
                 refuse(message, "pk", "a filter subscription");
                 JsonValue value = message.getOrDefault(filterField, JsonValue.EMPTY_JSON_OBJECT);
                 if (!(value instanceof JsonObject object)) {
@@ -78,7 +79,7 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
         }
         Set<String> members = null;
         if (message.containsKey("members")) {
-            if (kind.equals("object")) {
+            if (kind == SubscriptionKind.OBJECT) {
                 throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members does not apply to an object subscription");
             }
             if (cursor == null) {
@@ -113,7 +114,7 @@ public record SubscribeRequest(String kind, String model, String pk, JsonObject 
     }
 
     boolean isObject() {
-        return kind.equals("object");
+        return kind == SubscriptionKind.OBJECT;
     }
 
     /** A field that has no meaning for this kind is an error, never silently ignored (G12). */

@@ -1,5 +1,7 @@
 package io.objectstreams.web.sse;
 
+import io.objectstreams.web.subscription.ProtocolError;
+import io.objectstreams.protocol.SubscriptionKind;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,12 +13,12 @@ import org.junit.jupiter.api.Test;
 /** The SSE route's query: defaults, durations, cursors and named refusals; nothing clamped or ignored. */
 class SseRequestTest {
 
-    private static SseRequest parse(String query, String lastEventId) throws SseRefusal {
+    private static SseRequest parse(String query, String lastEventId) throws ProtocolError {
         return parse(query, lastEventId, Duration.ofSeconds(25), Duration.ofMinutes(30));
     }
 
     private static SseRequest parse(String query, String lastEventId, Duration heartbeat, Duration lifetime)
-            throws SseRefusal {
+            throws ProtocolError {
         Map<String, String[]> parameters = new LinkedHashMap<>();
         if (!query.isEmpty()) {
             for (String pair : query.split("&")) {
@@ -28,19 +30,19 @@ class SseRequestTest {
     }
 
     private static void refused(String query, String lastEventId, String code) {
-        assertThatThrownBy(() -> parse(query, lastEventId)).isInstanceOfSatisfying(SseRefusal.class, r -> {
-            assertThat(r.code()).as(query).isEqualTo(code);
-            assertThat(r.status()).isEqualTo(400);
+        assertThatThrownBy(() -> parse(query, lastEventId)).isInstanceOfSatisfying(ProtocolError.class, r -> {
+            assertThat(r.code().wireName()).as(query).isEqualTo(code);
+            assertThat(r.httpStatus()).isEqualTo(400);
         });
     }
 
     @Test
-    void theKindFollowsFromPkAndDurationsHaveDefaults() throws SseRefusal {
+    void theKindFollowsFromPkAndDurationsHaveDefaults() throws ProtocolError {
         SseRequest object = parse("pk=5", null);
-        assertThat(object.request().kind()).isEqualTo("object");
+        assertThat(object.request().kind()).isEqualTo(SubscriptionKind.OBJECT);
         assertThat(object.heartbeat()).isEqualTo(Duration.ofSeconds(25));
         assertThat(object.lifetime()).isEqualTo(Duration.ofMinutes(30));
-        assertThat(parse("", null).request().kind()).isEqualTo("model");
+        assertThat(parse("", null).request().kind()).isEqualTo(SubscriptionKind.MODEL);
         SseRequest filter = parse("kind=filter&filter.status__in=open,paid&heartbeat=90&lifetime=4h", null);
         assertThat(filter.request().filter().getString("status__in")).isEqualTo("open,paid");
         assertThat(filter.heartbeat()).isEqualTo(Duration.ofSeconds(90));
@@ -48,7 +50,7 @@ class SseRequestTest {
     }
 
     @Test
-    void theConfiguredDefaultsApplyOnlyWhereTheRequestNamesNone() throws SseRefusal {
+    void theConfiguredDefaultsApplyOnlyWhereTheRequestNamesNone() throws ProtocolError {
         SseRequest configured = parse("pk=5", null, Duration.ofSeconds(3), Duration.ofMinutes(2));
         assertThat(configured.heartbeat()).isEqualTo(Duration.ofSeconds(3));
         assertThat(configured.lifetime()).isEqualTo(Duration.ofMinutes(2));
@@ -58,7 +60,7 @@ class SseRequestTest {
     }
 
     @Test
-    void durationsTakeConfigurationsGrammarAndPlainSecondsWithinTheSettingsBounds() throws SseRefusal {
+    void durationsTakeConfigurationsGrammarAndPlainSecondsWithinTheSettingsBounds() throws ProtocolError {
         SseRequest request = parse("pk=5&heartbeat=PT10S&lifetime=2H", null);
         assertThat(request.heartbeat()).isEqualTo(Duration.ofSeconds(10));
         assertThat(request.lifetime()).isEqualTo(Duration.ofHours(2));
@@ -67,12 +69,12 @@ class SseRequestTest {
         refused("pk=5&heartbeat=999ms", null, "invalid_heartbeat");
         refused("pk=5&lifetime=1d", null, "invalid_lifetime");
         refused("pk=5&lifetime=99999999999999999999", null, "invalid_lifetime");
-        assertThatThrownBy(() -> parse("pk=5&heartbeat=6m", null)).isInstanceOfSatisfying(SseRefusal.class,
+        assertThatThrownBy(() -> parse("pk=5&heartbeat=6m", null)).isInstanceOfSatisfying(ProtocolError.class,
                 r -> assertThat(r.body()).contains("heartbeat must be a duration from 1s to 5m"));
     }
 
     @Test
-    void lastEventIdOverridesTheCursorParameter() throws SseRefusal {
+    void lastEventIdOverridesTheCursorParameter() throws ProtocolError {
         assertThat(parse("pk=5&cursor=3", null).request().cursor()).isEqualTo(3L);
         assertThat(parse("pk=5&cursor=3", "9").request().cursor()).isEqualTo(9L);
         assertThat(parse("pk=5", " 12 ").request().cursor()).isEqualTo(12L);
@@ -99,7 +101,7 @@ class SseRequestTest {
     }
 
     @Test
-    void membersAreRepeatedOrCommaSeparatedAndReadOnlyWhenResuming() throws SseRefusal {
+    void membersAreRepeatedOrCommaSeparatedAndReadOnlyWhenResuming() throws ProtocolError {
         assertThat(parse("kind=model&members=1,2&members=3", "7").request().members()).containsExactly("1", "2", "3");
         assertThat(parse("kind=model&members=", "7").request().members()).isEmpty();
         assertThat(parse("kind=model&members=1,2", null).request().members()).as("not resuming").isNull();

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.protocol.ListAction;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,7 +68,7 @@ class OutboundQueueTest {
     }
 
     private static Subscription subscription(String id) {
-        return new Subscription(id, new SubscribeRequest("model", "store.CustomerOrder", null, null, id, null, null, null),
+        return new Subscription(id, new SubscribeRequest(SubscriptionKind.MODEL, "store.CustomerOrder", null, null, id, null, null, null),
                 Filter.NONE, io.objectstreams.Viewer.anonymous());
     }
 

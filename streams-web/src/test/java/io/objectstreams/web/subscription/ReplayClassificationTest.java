@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.protocol.ErrorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -54,7 +55,7 @@ class ReplayClassificationTest {
 
     /** What the client receives when the subscription starts from {@code start}: pk to list_action, in order. */
     private static Map<String, ListAction> received(SubscriptionStart start) {
-        Subscription subscription = new Subscription("s", new SubscribeRequest("model", "m", null, null, "s", FROM,
+        Subscription subscription = new Subscription("s", new SubscribeRequest(SubscriptionKind.MODEL, "m", null, null, "s", FROM,
                 null, null), Filter.NONE, Viewer.anonymous());
         subscription.start(start.members(), start.replayFrom());
         Map<String, ListAction> received = new LinkedHashMap<>();
@@ -158,7 +159,7 @@ class ReplayClassificationTest {
                     row(102, "joined", EventOperation.UPDATED, "status"));
             SubscriptionStart start = ReplayClassification.set(rows, Set.of("joined"), Set.of("left", "quiet"),
                     NOTHING_ASKED, FROM, CURSOR, 10);
-            Subscription subscription = new Subscription("s", new SubscribeRequest("model", "m", null, null, "s", FROM,
+            Subscription subscription = new Subscription("s", new SubscribeRequest(SubscriptionKind.MODEL, "m", null, null, "s", FROM,
                     null, null), Filter.NONE, Viewer.anonymous());
             subscription.start(start.members(), start.replayFrom());
             start.replay().forEach(d -> subscription.effect(d.event(), d.matches()));

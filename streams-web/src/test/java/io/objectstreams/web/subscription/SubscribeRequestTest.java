@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.protocol.ErrorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,7 +27,7 @@ class SubscribeRequestTest {
     @Test
     void objectIsTheDefaultKindAndAnIntegerPkIsText() throws ProtocolError {
         SubscribeRequest request = parse("{\"op\":\"subscribe\",\"model\":\"m\",\"pk\":12,\"cursor\":5}");
-        assertThat(request.kind()).isEqualTo("object");
+        assertThat(request.kind()).isEqualTo(SubscriptionKind.OBJECT);
         assertThat(request.pk()).isEqualTo("12");
         assertThat(request.cursor()).isEqualTo(5L);
         assertThat(request.isObject()).isTrue();

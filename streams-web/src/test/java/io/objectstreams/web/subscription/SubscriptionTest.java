@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.SubscriptionKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.EventOperation;
@@ -19,7 +20,7 @@ class SubscriptionTest {
     }
 
     private static Subscription started(Set<String> members, long cursor) {
-        Subscription subscription = new Subscription("s", new SubscribeRequest("model", "m", null, null, "s", null, null,
+        Subscription subscription = new Subscription("s", new SubscribeRequest(SubscriptionKind.MODEL, "m", null, null, "s", null, null,
                 null), Filter.NONE, io.objectstreams.Viewer.anonymous());
         subscription.start(members, cursor);
         return subscription;
@@ -51,7 +52,7 @@ class SubscriptionTest {
 
     @Test
     void anObjectSubscriptionConcernsOnlyItsObject() {
-        Subscription object = new Subscription("o", new SubscribeRequest("object", "m", "1", null, "o", null, null, null),
+        Subscription object = new Subscription("o", new SubscribeRequest(SubscriptionKind.OBJECT, "m", "1", null, "o", null, null, null),
                 Filter.NONE, io.objectstreams.Viewer.anonymous());
         assertThat(object.concerns(event(1, "1", EventOperation.UPDATED))).isTrue();
         assertThat(object.concerns(event(1, "2", EventOperation.UPDATED))).isFalse();
