@@ -1,5 +1,6 @@
 package io.objectstreams.feed;
 
+import io.objectstreams.internal.config.Origins;
 import io.objectstreams.internal.config.ConfigValues;
 import java.time.Duration;
 import java.util.Optional;
@@ -30,9 +31,9 @@ public record TransportSettings(SubscriptionSettings subscriptions, ConnectionSe
         if (allowed.contains("*")) {
             return true;
         }
-        Optional<String> normalized = StreamsFeed.normalizeOrigin(origin);
+        Optional<String> normalized = Origins.normalize(origin);
         return normalized.isPresent()
-                && (allowed.contains(normalized.get()) || normalized.equals(ownOrigin.flatMap(StreamsFeed::normalizeOrigin)));
+                && (allowed.contains(normalized.get()) || normalized.equals(ownOrigin.flatMap(Origins::normalize)));
     }
 
     public int maxSubscriptions() {

@@ -29,12 +29,12 @@ final class Attribute {
 
     static Attribute of(AccessibleObject member, Method getter) {
         Class<?> type = member instanceof Field f ? f.getType() : ((Method) member).getReturnType();
-        String name = member instanceof Field f ? f.getName() : EntityType.propertyName((Method) member);
+        String name = member instanceof Field f ? f.getName() : JpaMembers.propertyName((Method) member);
         Kind kind;
-        if (EntityType.annotated(member, EntityType.COLLECTIONS) || Collection.class.isAssignableFrom(type)
+        if (JpaMembers.annotated(member, JpaMembers.COLLECTIONS) || Collection.class.isAssignableFrom(type)
                 || Map.class.isAssignableFrom(type)) {
             kind = Kind.COLLECTION;
-        } else if (EntityType.annotated(member, EntityType.REFERENCES) || type.isAnnotationPresent(Entity.class)) {
+        } else if (JpaMembers.annotated(member, JpaMembers.REFERENCES) || type.isAnnotationPresent(Entity.class)) {
             kind = Kind.REFERENCE;
         } else {
             kind = Kind.VALUE;

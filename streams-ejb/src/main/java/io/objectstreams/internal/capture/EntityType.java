@@ -4,20 +4,12 @@ import io.objectstreams.StreamsException;
 import io.objectstreams.Streamed;
 import jakarta.persistence.Access;
 import jakarta.persistence.AccessType;
-import jakarta.persistence.ElementCollection;
-import jakarta.persistence.Embedded;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
-import jakarta.persistence.ManyToMany;
-import jakarta.persistence.ManyToOne;
-import jakarta.persistence.OneToMany;
-import jakarta.persistence.OneToOne;
 import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
-import java.beans.Introspector;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
@@ -190,7 +182,7 @@ final class EntityType {
     private static List<AccessibleObject> getters(Class<?> c) {
         List<AccessibleObject> getters = new ArrayList<>();
         for (Method method : c.getDeclaredMethods()) {
-            if (method.getParameterCount() == 0 && propertyName(method) != null) {
+            if (method.getParameterCount() == 0 && JpaMembers.propertyName(method) != null) {
                 getters.add(method);
             }
         }
@@ -221,27 +213,6 @@ final class EntityType {
         }
         return null;
     }
-
-    static String propertyName(Method method) {
-        String name = method.getName();
-        if (name.startsWith("get") && name.length() > 3) {
-            return Introspector.decapitalize(name.substring(3));
-        }
-        if (name.startsWith("is") && name.length() > 2
-                && (method.getReturnType() == boolean.class || method.getReturnType() == Boolean.class)) {
-            return Introspector.decapitalize(name.substring(2));
-        }
-        return null;
-    }
-
-    static boolean annotated(AccessibleObject member, List<Class<? extends Annotation>> annotations) {
-        return annotations.stream().anyMatch(member::isAnnotationPresent);
-    }
-
-    static final List<Class<? extends Annotation>> REFERENCES = List.of(ManyToOne.class, OneToOne.class);
-    static final List<Class<? extends Annotation>> COLLECTIONS =
-            List.of(OneToMany.class, ManyToMany.class, ElementCollection.class);
-    static final List<Class<? extends Annotation>> EMBEDDED = List.of(Embedded.class);
 
     private static StreamsException unsupportedKey(Class<?> entityClass) {
         return new StreamsException("capture_failed", "@Streamed entity " + entityClass.getName()

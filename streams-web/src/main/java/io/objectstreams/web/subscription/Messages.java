@@ -22,11 +22,10 @@ public final class Messages {
     private Messages() {
     }
 
-    static JsonObject subscribed(Subscription subscription, long cursor) {
-        SubscribeRequest request = subscription.request();
+    static JsonObject subscribed(String subscriptionId, SubscribeRequest request, long cursor) {
         JsonObjectBuilder message = JSON.createObjectBuilder()
                 .add("type", "subscribed")
-                .add("subscription_id", subscription.id())
+                .add("subscription_id", subscriptionId)
                 .add("kind", request.kind().wireName())
                 .add("model", request.model());
         if (request.pk() != null) {

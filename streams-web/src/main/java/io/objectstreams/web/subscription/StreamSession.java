@@ -128,7 +128,7 @@ public final class StreamSession {
     /** {@code subscribed}, then the replay or resync, then the live events it was handed while starting. */
     private void begin(Subscription subscription, SubscriptionStart start, long cursor) {
         subscription.start(start.members(), start.replayFrom());
-        outbound.control(Messages.subscribed(subscription, cursor));
+        outbound.control(Messages.subscribed(subscription.id(), subscription.request(), cursor));
         if (start.resyncReason() != null) {
             resyncNow(subscription, cursor, start.resyncReason());
         }
