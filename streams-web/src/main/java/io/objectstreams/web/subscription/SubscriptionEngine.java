@@ -10,8 +10,8 @@ import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
-import io.objectstreams.health.ListenerProbes;
-import io.objectstreams.health.SessionReport;
+import io.objectstreams.internal.health.HealthRegistry;
+import io.objectstreams.internal.health.SessionReport;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.filter.FilterDeclarations;
 import io.objectstreams.web.filter.InvalidFilterException;
@@ -114,12 +114,12 @@ public class SubscriptionEngine {
         pool.allowCoreThreadTimeOut(true);
         senders = pool;
         budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
-        ListenerProbes.registerSessions(reportSource);
+        HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
     }
 
     @PreDestroy
     void stop() {
-        ListenerProbes.unregisterSessions(reportSource);
+        HealthRegistry.application().unregister(HealthRegistry.SESSIONS, reportSource);
         senders.shutdownNow();
     }
 
