@@ -91,18 +91,17 @@ final class SseSubscriber implements Subscriber, AsyncListener {
      * stream is released, so the clock forgets it.
      */
     boolean tick(long now) {
-        boolean stalled;
+        if (writer.closed()) {
+            return false;
+        }
+        // Nothing written for two heartbeats: the client stopped reading, or left without the container
+        // noticing (Payara sometimes never reports a write to a closed connection). Let it go; a client that
+        // is still there reconnects with its last cursor and is replayed what it missed.
+        boolean stalled = writer.stalled(now, 2 * heartbeatNanos());
         boolean end;
         boolean ping;
         boolean probe;
         synchronized (this) {
-            if (writer.closed()) {
-                return false;
-            }
-            // Nothing written for two heartbeats: the client stopped reading, or left without the container
-            // noticing (Payara sometimes never reports a write to a closed connection). Let it go; a client that
-            // is still there reconnects with its last cursor and is replayed what it missed.
-            stalled = writer.stalled(now, 2 * pingEvery);
             end = !stalled && !ending && now - endsAt >= 0;
             ending |= end;
             ping = !stalled && !ending && now - nextPing >= 0;
@@ -126,6 +125,10 @@ final class SseSubscriber implements Subscriber, AsyncListener {
             writeIdle(PROBE);
         }
         return true;
+    }
+
+    private synchronized long heartbeatNanos() {
+        return pingEvery;
     }
 
     @Override
@@ -190,14 +193,14 @@ final class SseSubscriber implements Subscriber, AsyncListener {
 
     /** Forgets the connection in the engine, and everything queued for it; once. */
     private void release(String cause) {
-        List<SseWriter.Chunk> dropped;
+        // Never the writer's lock under this one: the container may call this listener from inside a write.
+        List<SseWriter.Chunk> dropped = writer.close();
+        if (dropped == null) {
+            return;
+        }
         String ended;
         Runnable forget;
         synchronized (this) {
-            dropped = writer.close();
-            if (dropped == null) {
-                return;
-            }
             ended = endCause != null ? endCause : cause;
             forget = released;
         }

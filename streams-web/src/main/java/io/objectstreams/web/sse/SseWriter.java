@@ -15,8 +15,9 @@ import java.util.function.Consumer;
  * {@code done} is called once: {@code null} when written, the failure, or {@link #CLOSED} when the stream closed
  * first. A chunk marked {@code closeAfter} ends the stream once it is written.
  *
- * <p>Its state is guarded by its own lock, and it calls nobody while holding it: its owner may call it under the
- * owner's lock, never the other way round.
+ * <p>Its state is guarded by its own lock, which is held while the container writes; a container may call its
+ * listeners from inside a write that fails, so the owner must not call this class while holding a lock of its own.
+ * The writer calls its owner back ({@code ended}, {@code failed}, each chunk's {@code done}) without its lock.
  */
 final class SseWriter implements WriteListener {
 
