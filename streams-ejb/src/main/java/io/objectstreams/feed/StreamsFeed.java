@@ -7,7 +7,7 @@ import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.config.RetentionSettings;
 import io.objectstreams.internal.listener.OutboxListener;
 import io.objectstreams.internal.listener.OutboxReader;
-import io.objectstreams.internal.listener.OutboxRetention;
+import io.objectstreams.internal.retention.OutboxRetention;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

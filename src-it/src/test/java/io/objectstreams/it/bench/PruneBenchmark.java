@@ -2,7 +2,7 @@ package io.objectstreams.it.bench;
 
 import io.objectstreams.feed.PruneOutcome;
 import io.objectstreams.internal.listener.CursorAssigner;
-import io.objectstreams.internal.listener.OutboxPruner;
+import io.objectstreams.internal.retention.OutboxPruner;
 import io.objectstreams.internal.schema.SchemaMigrator;
 import io.objectstreams.it.support.TestDatabase;
 import java.sql.Connection;

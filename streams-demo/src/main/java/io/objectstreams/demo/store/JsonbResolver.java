@@ -8,9 +8,9 @@ import jakarta.ws.rs.ext.Provider;
 /**
  * One JSON-B instance for every request body the store reads. Without a resolver, RESTEasy (WildFly) builds a
  * {@code Jsonb} for each body and closes it afterwards; building one looks the JSON-B and JSON-P providers up
- * through {@code ServiceLoader}, which scans the deployment's jars. That was a tenth of the server's allocation
- * under the fan-out benchmark's writes (docs/benchmarks.md). Jakarta REST 3.1 requires implementations to use the
- * instance a {@code ContextResolver<Jsonb>} supplies; a {@code Jsonb} is thread-safe.
+ * through {@code ServiceLoader}, which scans the deployment's jars, and showed up plainly in the server's
+ * allocation under the fan-out benchmark's writes (figures in docs/benchmarks.md). Jakarta REST 3.1 requires
+ * implementations to use the instance a {@code ContextResolver<Jsonb>} supplies; a {@code Jsonb} is thread-safe.
  */
 @Provider
 public class JsonbResolver implements ContextResolver<Jsonb> {

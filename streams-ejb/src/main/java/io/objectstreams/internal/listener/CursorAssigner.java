@@ -35,9 +35,9 @@ public final class CursorAssigner {
      *
      * <p>Not a join: one statement that joined a claiming subquery to the table let the planner, whose statistics
      * from a quiet time promised one unassigned row, rescan the subquery for every unassigned row, so each batch
-     * cost the batch times the backlog (11 s for 1,000 rows with 15,000 waiting). A join to an array of ids may
-     * hash the whole table instead; numbering by {@code array_position} grows with the square of the batch, and a
-     * JDBC batch of single-row updates runs at half the speed.
+     * cost the batch times the backlog (docs/benchmarks.md, "Cursor assignment", has the figure). A join to an
+     * array of ids may hash the whole table instead; numbering by {@code array_position} grows with the square of
+     * the batch, and a JDBC batch of single-row updates is markedly slower.
      */
     private static final String ASSIGN = "UPDATE streams_outbox SET cursor = ? + width_bucket(id, ?) WHERE id = ANY(?)";
 

@@ -19,7 +19,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * The listener's one dedicated PostgreSQL session: unpooled, because LISTEN and the assigner's advisory
  * lock are session state that a pool would hand to somebody else or keep alive after we are gone.
  */
-final class ListenerConnection implements AutoCloseable {
+public final class ListenerConnection implements AutoCloseable {
 
     static final String APPLICATION_NAME = "object-streams-listener";
 
@@ -96,7 +96,11 @@ final class ListenerConnection implements AutoCloseable {
         });
     }
 
-    static String outboxTable(Connection connection) throws SQLException {
+    /**
+     * The outbox table {@code connection}'s {@code search_path} resolves, schema-qualified; retention keys its
+     * pruning lock on it as the assigner keys its own.
+     */
+    public static String outboxTable(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(OUTBOX_TABLE)) {
             String table = rs.next() ? rs.getString(1) : null;
             if (table == null) {

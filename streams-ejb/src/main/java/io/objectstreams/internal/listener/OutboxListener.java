@@ -2,11 +2,10 @@ package io.objectstreams.internal.listener;
 
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamGap;
-import io.objectstreams.health.ListenerProbe;
-import io.objectstreams.health.ListenerProbes;
-import io.objectstreams.health.ListenerReport;
 import io.objectstreams.internal.config.ListenerSettings;
 import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.internal.health.HealthRegistry;
+import io.objectstreams.internal.health.ListenerReport;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -27,6 +26,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -45,7 +45,7 @@ import java.util.logging.Logger;
 @DependsOn("StreamsBootstrap")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionManagement(TransactionManagementType.BEAN)
-public class OutboxListener implements ListenerProbe {
+public class OutboxListener {
 
     private static final Logger LOG = Logger.getLogger(OutboxListener.class.getName());
 
@@ -82,6 +82,8 @@ public class OutboxListener implements ListenerProbe {
     private boolean served;
     private volatile Backlog lastBacklog;
     private volatile OutboxReader.CursorState lastState;
+    /** What the health registry holds for this listener: the same instance is unregistered at stop. */
+    private Supplier<ListenerReport> reportSource;
 
     @PostConstruct
     void start() {
@@ -94,14 +96,15 @@ public class OutboxListener implements ListenerProbe {
         thread = threads.newThread(this::run);
         thread.setName("object-streams-listener");
         thread.start();
-        ListenerProbes.register(this);
+        reportSource = this::report;
+        HealthRegistry.application().register(HealthRegistry.LISTENER, reportSource);
         LOG.info(() -> "Object Streams listener started: " + settings);
     }
 
     /** Stops the loop within the poll interval plus a few seconds, and releases the session (and the role). */
     @PreDestroy
     void stop() {
-        ListenerProbes.unregister(this);
+        HealthRegistry.application().unregister(HealthRegistry.LISTENER, reportSource);
         running = false;
         try {
             thread.join(settings.pollInterval().plusSeconds(5).toMillis());
@@ -125,7 +128,6 @@ public class OutboxListener implements ListenerProbe {
      * measurements the oldest row is assumed to keep waiting, so a loop that stops measuring turns
      * readiness DOWN within {@code streams.health.max-backlog-age}.
      */
-    @Override
     public ListenerReport report() {
         Backlog backlog = lastBacklog;
         Duration oldest = null;

@@ -3,9 +3,7 @@ package io.objectstreams.web.admin;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.PruneOutcome;
 import io.objectstreams.feed.StreamsFeed;
-import io.objectstreams.health.ListenerProbes;
-import io.objectstreams.health.ListenerReport;
-import io.objectstreams.health.SessionReport;
+import io.objectstreams.internal.health.HealthRegistry;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.annotation.security.DeclareRoles;
@@ -144,34 +142,8 @@ public class AdminServlet extends HttpServlet {
                 .add("cursor", state.lastCursor())
                 .add("watermark", state.prunedThrough())
                 .add("lastPrune", state.prunedAt() == null ? "never" : state.prunedAt().toString());
-        Optional<ListenerReport> listener = ListenerProbes.current().map(probe -> probe.report());
-        long backlog = listener.map(ListenerReport::backlogRows).orElse(-1L);
-        // Cursors are handed out without holes and only retention deletes assigned rows, so the assigned rows kept
-        // are exactly those above the watermark: no count over the table.
-        body.add("outboxRows", state.lastCursor() - state.prunedThrough() + Math.max(backlog, 0))
-                .add("backlogRows", backlog);
-        listener.map(ListenerReport::oldestBacklogAge).ifPresent(age -> body.add("oldestBacklogAgeMs", age.toMillis()));
-        body.add("role", listener.map(ListenerReport::role).orElse("none"))
-                .add("lastDeliveredCursor", listener.map(ListenerReport::lastDeliveredCursor).orElse(-1L));
-        SessionReport sessions = engine.report();
-        body.add("transports", Messages.JSON.createObjectBuilder()
-                        .add("webSocket", Messages.JSON.createObjectBuilder()
-                                .add("sessions", sessions.sessions() - sessions.sseSessions())
-                                .add("subscriptions", sessions.subscriptions() - sessions.sseSubscriptions())
-                                .add("endedByCause", ended("websocket.")))
-                        .add("sse", Messages.JSON.createObjectBuilder()
-                                .add("sessions", sessions.sseSessions())
-                                .add("subscriptions", sessions.sseSubscriptions())
-                                .add("endedByCause", ended("sse."))))
-                .add("queuedMessages", sessions.queuedMessages())
-                .add("queuedBytes", sessions.queuedBytes())
-                .add("maxQueuedBytes", sessions.maxQueuedBytes())
-                .add("deliveredEvents", sessions.deliveredEvents())
-                .add("droppedEvents", sessions.droppedEvents())
-                .add("failedFanOuts", sessions.failedFanOuts());
-        JsonObjectBuilder byReason = Messages.JSON.createObjectBuilder();
-        sessions.resyncsByReason().forEach(byReason::add);
-        body.add("resyncs", Messages.JSON.createObjectBuilder().add("total", sessions.resyncs()).add("byReason", byReason));
+        StatusFigures.write(body, state, HealthRegistry.application().report(HealthRegistry.LISTENER), engine.report(),
+                engine.endedConnections());
         StreamsFeed.RetentionStatus retention = feed.retention();
         JsonObjectBuilder policy = Messages.JSON.createObjectBuilder();
         optional(policy, "maxAge", retention.maxAge());
@@ -189,17 +161,6 @@ public class AdminServlet extends HttpServlet {
         }
         optional(policy, "lastError", retention.lastError());
         return body.add("retention", policy).build();
-    }
-
-    /** Connections of one transport ({@code prefix}: its name and a dot) that ended, by cause. */
-    private JsonObjectBuilder ended(String prefix) {
-        JsonObjectBuilder byCause = Messages.JSON.createObjectBuilder();
-        engine.endedConnections().forEach((cause, count) -> {
-            if (cause.startsWith(prefix)) {
-                byCause.add(cause.substring(prefix.length()), count);
-            }
-        });
-        return byCause;
     }
 
     private JsonObject prune(HttpServletRequest request) throws Refusal {

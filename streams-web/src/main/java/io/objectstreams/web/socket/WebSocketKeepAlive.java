@@ -85,10 +85,10 @@ public class WebSocketKeepAlive {
     /**
      * When a connection opened at {@code now} is first pinged: at a random point of its first interval, so that
      * connections opened together (every client reconnecting after a restart, a load test) are pinged spread
-     * over the interval, not all in one tick of the clock and again together every interval after. A ping and its
-     * answer cost the server 0.03 ms on WildFly and 0.1 ms on Payara, and cost 0.6 ms on Payara before its idle-timer
-     * task was skipped (docs/benchmarks.md), so 1,000 connections pinged at once took the CPU for up to 0.6 s. Whether a connection is unresponsive depends only on when it was last
-     * heard from, so an earlier first ping changes nothing there.
+     * over the interval, not all in one tick of the clock and again together every interval after. Each ping and
+     * its answer cost the server measurable CPU, most on Payara (docs/benchmarks.md has the figures per server), so
+     * a thousand connections pinged in one tick would hold the CPU for a noticeable stretch. Whether a connection is
+     * unresponsive depends only on when it was last heard from, so an earlier first ping changes nothing there.
      */
     static long firstPing(long now, long intervalNanos) {
         return intervalNanos <= 0 ? now : now + ThreadLocalRandom.current().nextLong(1, intervalNanos + 1);

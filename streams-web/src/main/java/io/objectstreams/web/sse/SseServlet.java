@@ -9,8 +9,6 @@ import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.StreamSession;
 import io.objectstreams.web.subscription.ConnectionRegistry;
 import io.objectstreams.web.visibility.Visibility;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.annotation.WebServlet;
@@ -24,11 +22,6 @@ import java.security.Principal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
 /**
@@ -58,46 +51,8 @@ public class SseServlet extends HttpServlet {
     @Inject
     transient StreamsFeed feed;
 
-    /** How often the clock looks at every open stream: heartbeats and lifetimes are kept to within this. */
-    static final long TICK_MILLIS = 250;
-
-    private static final Logger LOG = Logger.getLogger(SseServlet.class.getName());
-
-    @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
-    transient ManagedScheduledExecutorService timers;
-
-    /** The streams this servlet opened and the clock has not yet seen released. */
-    private final transient Set<SseSubscriber> open = ConcurrentHashMap.newKeySet();
-    private transient ScheduledFuture<?> clock;
-
-    /** One clock for all streams, instead of timer tasks per stream (see {@link SseSubscriber#start}). */
-    @Override
-    public void init() {
-        clock = timers.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void destroy() {
-        if (clock != null) {
-            clock.cancel(false);
-        }
-    }
-
-    /** Never throws: a periodic task that throws is never run again, and every stream would lose its heartbeat. */
-    private void tick() {
-        long now = System.nanoTime();
-        for (SseSubscriber subscriber : open) {
-            try {
-                if (!subscriber.tick(now)) {
-                    open.remove(subscriber);
-                }
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "An SSE stream's heartbeat or lifetime check failed; it is closed", e);
-                open.remove(subscriber);
-                subscriber.close("internal error", false);
-            }
-        }
-    }
+    @Inject
+    transient SseKeepAlive keepAlive;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -127,9 +82,9 @@ public class SseServlet extends HttpServlet {
             response.setHeader("X-Accel-Buffering", "no");
             AsyncContext async = request.startAsync();
             subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(),
-                    () -> open.remove(subscriber));
+                    () -> keepAlive.forget(subscriber));
             // Released already (the client left at once)? Then the clock finds it closed and drops it.
-            open.add(subscriber);
+            keepAlive.watch(subscriber);
         } catch (ProtocolError refusal) {
             response.setStatus(refusal.httpStatus());
             response.setContentType("application/json");

@@ -6,12 +6,10 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -19,41 +17,27 @@ import java.util.logging.Logger;
 
 /**
  * One Server-Sent Events connection as the engine sees it: each protocol message becomes one frame
- * ({@code id:} its cursor, {@code event:} its type, {@code data:} the same JSON the WebSocket sends), written with
- * the servlet's non-blocking output, so a client that stops reading holds no thread: its frames wait in the
- * engine's byte-bounded queue, which tells it to resync ({@code slow_consumer}) and this connection then closes.
+ * ({@code id:} its cursor, {@code event:} its type, {@code data:} the same JSON the WebSocket sends), written by an
+ * {@link SseWriter} with the servlet's non-blocking output, so a client that stops reading holds no thread: its
+ * frames wait in the engine's byte-bounded queue, which tells it to resync ({@code slow_consumer}) and this
+ * connection then closes.
  *
  * <p>A message the engine sends before the stream has opened (the subscription's {@code subscribed}, while the
  * servlet still decides) is held and written right after the preamble. Every way the connection ends (client
  * gone, write failed, lifetime reached, engine closing it) releases it from the engine, once.
  */
-final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
+final class SseSubscriber implements Subscriber, AsyncListener {
 
     private static final Logger LOG = Logger.getLogger(SseSubscriber.class.getName());
     private static final AtomicLong IDS = new AtomicLong();
     private static final byte[] PING = ": ping\n\n".getBytes(StandardCharsets.UTF_8);
     /** Written one tick after a heartbeat to look at the connection again: nothing reaches the client. */
     private static final byte[] PROBE = new byte[0];
-    private static final IOException CLOSED = new IOException("The SSE connection is closed");
-
-    private record Chunk(byte[] bytes, Consumer<Throwable> done, boolean closeAfter) {
-    }
 
     private final String id = "sse:" + IDS.incrementAndGet();
     private final ConnectionRegistry engine;
-    private final Deque<Chunk> pending = new ArrayDeque<>();
+    private final SseWriter writer = new SseWriter(this::lastChunkWritten, this::failed);
     private AsyncContext async;
-    private ServletOutputStream out;
-    private boolean started;
-    private boolean closed;
-    /**
-     * {@code isReady()} returned false: the container calls {@link #onWritePossible()} next. Until then it must not
-     * be asked again (Grizzly refuses a second registration with an {@code IllegalStateException}).
-     */
-    private boolean awaitingWritable;
-    /** Called once the last write handed to the container has completed; {@code null} if nobody waits for it. */
-    private Consumer<Throwable> writing;
-    private boolean closeAfterWriting;
     /** Why the server is ending this stream, once it decided to; counted when the stream is released. */
     private String endCause;
     private long pingEvery;
@@ -61,10 +45,8 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
     private long endsAt;
     /** The lifetime's end was reached and the closing comment queued. */
     private boolean ending;
-    /** Forgets this stream in the servlet's clock; run once, when the stream is released. */
+    /** Forgets this stream in the keep-alive's clock; run once, when the stream is released. */
     private Runnable released;
-    /** When the container last said it could take no more ({@link #awaitingWritable} became true). */
-    private long awaitingSince;
     /** A heartbeat was handed to the container since the last tick: the next tick writes {@link #PROBE}. */
     private boolean probeOwed;
 
@@ -84,29 +66,24 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
 
     /**
      * Opens the stream: the preamble ({@code retry:} and a comment naming the subscription and its end), then any
-     * held message. Heartbeats and the lifetime's end come from {@link #tick}, which the servlet's one clock calls
-     * for every open stream: a timer task per stream would stay queued in the container's scheduler after the
-     * stream ended (cancelling does not remove it), holding the stream until its lifetime had passed.
+     * held message. Heartbeats and the lifetime's end come from {@link #tick}, which {@link SseKeepAlive}'s one
+     * clock calls for every open stream.
      */
     void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime, Runnable onRelease)
             throws IOException {
+        ServletOutputStream out;
         synchronized (this) {
             released = onRelease;
             async = context;
             async.setTimeout(0);
             async.addListener(this);
             out = async.getResponse().getOutputStream();
-            pending.addFirst(new Chunk(preamble.getBytes(StandardCharsets.UTF_8), null, false));
-            started = true;
             long now = System.nanoTime();
             pingEvery = heartbeatEvery.toNanos();
             nextPing = now + pingEvery;
             endsAt = now + lifetime.toNanos();
         }
-        out.setWriteListener(this);
-        // Some containers (Payara's Grizzly) announce the first onWritePossible only once isReady() has been asked
-        // and said no; asking here starts writing either way, and a first callback finds nothing left to do.
-        drain();
+        writer.start(out, preamble.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -114,18 +91,17 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
      * stream is released, so the clock forgets it.
      */
     boolean tick(long now) {
-        boolean stalled;
+        if (writer.closed()) {
+            return false;
+        }
+        // Nothing written for two heartbeats: the client stopped reading, or left without the container
+        // noticing (Payara sometimes never reports a write to a closed connection). Let it go; a client that
+        // is still there reconnects with its last cursor and is replayed what it missed.
+        boolean stalled = writer.stalled(now, 2 * heartbeatNanos());
         boolean end;
         boolean ping;
         boolean probe;
         synchronized (this) {
-            if (closed) {
-                return false;
-            }
-            // Nothing written for two heartbeats: the client stopped reading, or left without the container
-            // noticing (Payara sometimes never reports a write to a closed connection). Let it go; a client that
-            // is still there reconnects with its last cursor and is replayed what it missed.
-            stalled = awaitingWritable && now - awaitingSince > 2 * pingEvery;
             end = !stalled && !ending && now - endsAt >= 0;
             ending |= end;
             ping = !stalled && !ending && now - nextPing >= 0;
@@ -151,6 +127,10 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
         return true;
     }
 
+    private synchronized long heartbeatNanos() {
+        return pingEvery;
+    }
+
     @Override
     public void send(String type, long cursor, String text, Consumer<Throwable> done) {
         StringBuilder frame = new StringBuilder(text.length() + 48);
@@ -163,7 +143,7 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
         if (closeAfter) {
             endBecause("slow_consumer");
         }
-        enqueue(new Chunk(frame.toString().getBytes(StandardCharsets.UTF_8), done, closeAfter));
+        writer.write(new SseWriter.Chunk(frame.toString().getBytes(StandardCharsets.UTF_8), done, closeAfter));
     }
 
     @Override
@@ -182,171 +162,53 @@ final class SseSubscriber implements Subscriber, WriteListener, AsyncListener {
      * connection gone. A client that left still takes its first heartbeat (the socket accepts it); the second one's
      * write fails. Undertow reports that failure to the write listener. Payara's Grizzly only closes the
      * connection, and the write after it throws, so without the probe the stream would be held until its third
-     * heartbeat. An empty write costs nothing on the wire.
+     * heartbeat. An empty write costs nothing on the wire. Only the clock's thread calls this.
      */
     private void writeIdle(byte[] bytes) {
-        synchronized (this) {
-            // A frame still being written shows the connection is busy; a ping would only queue behind it.
-            if (closed || awaitingWritable || !pending.isEmpty()) {
-                return;
+        if (writer.writeIfIdle(bytes)) {
+            synchronized (this) {
+                probeOwed = bytes == PING;
             }
-            pending.add(new Chunk(bytes, null, false));
-            probeOwed = bytes == PING;
         }
-        drain();
     }
 
     /** Writes a last comment and completes the response. */
     private void finish(String comment, String cause) {
         endBecause(cause);
-        enqueue(new Chunk(comment.getBytes(StandardCharsets.UTF_8), null, true));
+        writer.write(new SseWriter.Chunk(comment.getBytes(StandardCharsets.UTF_8), null, true));
     }
 
-    private void enqueue(Chunk chunk) {
-        boolean refused;
-        synchronized (this) {
-            refused = closed;
-            if (!refused) {
-                pending.add(chunk);
-            }
-        }
-        if (refused) {
-            if (chunk.done() != null) {
-                chunk.done().accept(CLOSED);
-            }
-            return;
-        }
-        drain();
+    /** The writer wrote the last chunk. */
+    private void lastChunkWritten() {
+        release(null);
+        complete();
     }
 
-    @Override
-    public void onWritePossible() {
-        Consumer<Throwable> completed;
-        boolean closeNow;
-        synchronized (this) {
-            completed = writing;
-            closeNow = closeAfterWriting;
-            writing = null;
-            closeAfterWriting = false;
-            awaitingWritable = false;
-        }
-        if (closeNow) {
-            release(null);
-            complete();
-        }
-        if (completed != null) {
-            completed.accept(closeNow ? CLOSED : null);
-        }
-        if (!closeNow) {
-            drain();
-        }
-    }
-
-    /** Writes what is pending while the container can take it; never blocks. */
-    private void drain() {
-        while (true) {
-            Chunk chunk;
-            boolean ready;
-            Exception failure = null;
-            synchronized (this) {
-                if (!started || closed || awaitingWritable || pending.isEmpty()) {
-                    return;
-                }
-                try {
-                    if (!out.isReady()) {
-                        awaitingWritable = true;
-                        awaitingSince = System.nanoTime();
-                        return;
-                    }
-                } catch (RuntimeException e) {
-                    failure = e;
-                }
-                chunk = failure == null ? pending.poll() : null;
-                ready = false;
-                if (chunk != null) {
-                    try {
-                        // isReady() is asked again only while it answers true: each false registers for a callback.
-                        out.write(chunk.bytes());
-                        ready = out.isReady();
-                        if (ready) {
-                            out.flush();
-                            ready = out.isReady();
-                        }
-                    } catch (IOException | RuntimeException e) {
-                        failure = e;
-                    }
-                }
-                if (failure == null && !ready) {
-                    // The container finishes this write in the background and calls onWritePossible.
-                    awaitingWritable = true;
-                    awaitingSince = System.nanoTime();
-                    writing = chunk.done();
-                    closeAfterWriting = chunk.closeAfter();
-                    return;
-                }
-            }
-            if (failure != null) {
-                failed(failure, chunk);
-                return;
-            }
-            if (chunk.closeAfter()) {
-                release(null);
-                complete();
-            }
-            if (chunk.done() != null) {
-                chunk.done().accept(null);
-            }
-            if (chunk.closeAfter()) {
-                return;
-            }
-        }
-    }
-
-    private void failed(Throwable failure, Chunk chunk) {
+    /** The writer could not write. */
+    private void failed(Throwable failure) {
         LOG.log(Level.FINE, "SSE connection " + id + " failed", failure);
         release("write_failed");
         complete();
-        if (chunk != null && chunk.done() != null) {
-            chunk.done().accept(failure);
-        }
-    }
-
-    @Override
-    public void onError(Throwable failure) {
-        Consumer<Throwable> completed;
-        synchronized (this) {
-            completed = writing;
-            writing = null;
-        }
-        failed(failure, completed == null ? null : new Chunk(null, completed, false));
     }
 
     /** Forgets the connection in the engine, and everything queued for it; once. */
     private void release(String cause) {
-        Deque<Chunk> dropped;
-        String ended;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            ended = endCause != null ? endCause : cause;
-            dropped = new ArrayDeque<>(pending);
-            pending.clear();
+        // Never the writer's lock under this one: the container may call this listener from inside a write.
+        List<SseWriter.Chunk> dropped = writer.close();
+        if (dropped == null) {
+            return;
         }
-        engine.close(this, ended);
+        String ended;
         Runnable forget;
         synchronized (this) {
+            ended = endCause != null ? endCause : cause;
             forget = released;
         }
+        engine.close(this, ended);
         if (forget != null) {
             forget.run();
         }
-        for (Chunk chunk : dropped) {
-            if (chunk.done() != null) {
-                chunk.done().accept(CLOSED);
-            }
-        }
+        SseWriter.dropped(dropped);
     }
 
     private void complete() {

@@ -5,8 +5,8 @@ import io.objectstreams.StreamGap;
 import io.objectstreams.Viewer;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
-import io.objectstreams.health.ListenerProbes;
-import io.objectstreams.health.SessionReport;
+import io.objectstreams.internal.health.HealthRegistry;
+import io.objectstreams.internal.health.SessionReport;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -69,12 +69,12 @@ public class ConnectionRegistry {
         limits = SubscriptionLimits.of(settings);
         planner = new ReplayPlanner(visibility, feed, limits);
         fanOut = new BatchFanOut(visibility, ledger, new MemberReread(visibility, limits.maxMemberPks()));
-        ListenerProbes.registerSessions(reportSource);
+        HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
     }
 
     @PreDestroy
     void stop() {
-        ListenerProbes.unregisterSessions(reportSource);
+        HealthRegistry.application().unregister(HealthRegistry.SESSIONS, reportSource);
         senders.shutdownNow();
     }
 

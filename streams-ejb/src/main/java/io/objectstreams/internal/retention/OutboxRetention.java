@@ -1,4 +1,4 @@
-package io.objectstreams.internal.listener;
+package io.objectstreams.internal.retention;
 
 import io.objectstreams.feed.PruneOutcome;
 import io.objectstreams.internal.config.RetentionSettings;

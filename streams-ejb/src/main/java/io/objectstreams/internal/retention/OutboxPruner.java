@@ -1,6 +1,8 @@
-package io.objectstreams.internal.listener;
+package io.objectstreams.internal.retention;
 
 import io.objectstreams.feed.PruneOutcome;
+import io.objectstreams.internal.listener.ListenerConnection;
+import io.objectstreams.internal.listener.OutboxReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,4 +1,4 @@
-package io.objectstreams.health;
+package io.objectstreams.internal.health;
 
 /**
  * The client connections of this instance, on every transport, for the health data (G13, G15).

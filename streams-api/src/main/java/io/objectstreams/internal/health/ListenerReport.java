@@ -1,4 +1,4 @@
-package io.objectstreams.health;
+package io.objectstreams.internal.health;
 
 import java.time.Duration;
 import java.time.Instant;
