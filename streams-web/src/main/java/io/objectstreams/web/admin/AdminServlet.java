@@ -4,7 +4,9 @@ import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.PruneOutcome;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.internal.health.HealthRegistry;
+import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.Messages;
+import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.inject.Inject;
@@ -48,19 +50,6 @@ public class AdminServlet extends HttpServlet {
     @Inject
     transient ConnectionRegistry engine;
 
-    /** A request answered with an error: its status, code and message. */
-    private static final class Refusal extends Exception {
-        private static final long serialVersionUID = 1L;
-        final int status;
-        final String code;
-
-        Refusal(int status, String code, String message) {
-            super(message, null, false, false);
-            this.status = status;
-            this.code = code;
-        }
-    }
-
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         answer(response, () -> {
@@ -86,7 +75,7 @@ public class AdminServlet extends HttpServlet {
 
     @FunctionalInterface
     private interface Answer {
-        JsonObject get() throws Refusal;
+        JsonObject get() throws ProtocolError;
     }
 
     private static void answer(HttpServletResponse response, Answer answer) throws IOException {
@@ -94,9 +83,10 @@ public class AdminServlet extends HttpServlet {
         try {
             body = answer.get();
             response.setStatus(HttpServletResponse.SC_OK);
-        } catch (Refusal refusal) {
-            body = Messages.JSON.createObjectBuilder().add("code", refusal.code).add("message", refusal.getMessage()).build();
-            response.setStatus(refusal.status);
+        } catch (ProtocolError refusal) {
+            body = Messages.JSON.createObjectBuilder().add("code", refusal.code().wireName())
+                    .add("message", refusal.getMessage()).build();
+            response.setStatus(refusal.httpStatus());
         }
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
@@ -104,34 +94,34 @@ public class AdminServlet extends HttpServlet {
         response.getWriter().write(body.toString());
     }
 
-    private static void authorize(HttpServletRequest request) throws Refusal {
+    private static void authorize(HttpServletRequest request) throws ProtocolError {
         if (request.getUserPrincipal() == null) {
-            throw new Refusal(401, "authentication_required", "The Object Streams admin endpoints need an"
+            throw new ProtocolError(ErrorCode.AUTHENTICATION_REQUIRED, "The Object Streams admin endpoints need an"
                     + " authenticated caller in the role " + ROLE);
         }
         if (!request.isUserInRole(ROLE)) {
-            throw new Refusal(403, "forbidden", request.getUserPrincipal().getName() + " is not in the role " + ROLE);
+            throw new ProtocolError(ErrorCode.FORBIDDEN, request.getUserPrincipal().getName() + " is not in the role " + ROLE);
         }
     }
 
     /** A state-changing call from a page of another site is refused; tools that send no Origin are not browsers. */
-    private static void sameOrigin(HttpServletRequest request) throws Refusal {
+    private static void sameOrigin(HttpServletRequest request) throws ProtocolError {
         String origin = request.getHeader("Origin");
         if (origin == null) {
             return;
         }
         Optional<String> own = StreamsFeed.normalizeOrigin(request.getScheme() + "://" + request.getHeader("Host"));
         if (own.isEmpty() || !own.equals(StreamsFeed.normalizeOrigin(origin))) {
-            throw new Refusal(403, "origin_not_allowed", "A prune may not be posted from a page of " + origin);
+            throw new ProtocolError(ErrorCode.ORIGIN_NOT_ALLOWED, "A prune may not be posted from a page of " + origin);
         }
     }
 
-    private static Refusal notFound(HttpServletRequest request) {
-        return new Refusal(404, "not_found", "No admin endpoint " + request.getMethod() + " streams/admin"
+    private static ProtocolError notFound(HttpServletRequest request) {
+        return new ProtocolError(ErrorCode.NOT_FOUND, "No admin endpoint " + request.getMethod() + " streams/admin"
                 + (request.getPathInfo() == null ? "" : request.getPathInfo()) + "; there are GET status and POST prune");
     }
 
-    private JsonObject status() throws Refusal {
+    private JsonObject status() throws ProtocolError {
         CursorState state;
         try {
             state = feed.cursorState();
@@ -163,16 +153,16 @@ public class AdminServlet extends HttpServlet {
         return body.add("retention", policy).build();
     }
 
-    private JsonObject prune(HttpServletRequest request) throws Refusal {
+    private JsonObject prune(HttpServletRequest request) throws ProtocolError {
         for (String name : request.getParameterMap().keySet()) {
             if (!PRUNE_PARAMETERS.contains(name)) {
-                throw new Refusal(400, "unknown_parameter", "prune takes dryRun, maxAge and maxRows, not " + name);
+                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "prune takes dryRun, maxAge and maxRows, not " + name);
             }
         }
         boolean dryRun = switch (Optional.ofNullable(request.getParameter("dryRun")).orElse("false")) {
             case "true", "" -> true;
             case "false" -> false;
-            default -> throw new Refusal(400, "invalid_parameter", "dryRun must be true or false");
+            default -> throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "dryRun must be true or false");
         };
         Duration maxAge = maxAge(request.getParameter("maxAge"));
         long maxRows = maxRows(request.getParameter("maxRows"));
@@ -183,14 +173,14 @@ public class AdminServlet extends HttpServlet {
             maxRows = configured.maxRows();
         }
         if (maxAge == null && maxRows == 0) {
-            throw new Refusal(400, "no_retention_bound", "Give maxAge or maxRows (retention configures neither, so"
+            throw new ProtocolError(ErrorCode.NO_RETENTION_BOUND, "Give maxAge or maxRows (retention configures neither, so"
                     + " there is nothing to apply)");
         }
         PruneOutcome outcome;
         try {
             outcome = feed.prune(maxAge, maxRows, dryRun);
         } catch (StreamsFeed.PruneBusy busy) {
-            throw new Refusal(409, "prune_in_progress", busy.getMessage());
+            throw new ProtocolError(ErrorCode.PRUNE_IN_PROGRESS, busy.getMessage());
         } catch (SQLException e) {
             throw unavailable(e);
         }
@@ -201,20 +191,20 @@ public class AdminServlet extends HttpServlet {
         return body.add("maxRows", maxRows).build();
     }
 
-    private static Duration maxAge(String text) throws Refusal {
+    private static Duration maxAge(String text) throws ProtocolError {
         if (text == null) {
             return null;
         }
-        Duration age = StreamsFeed.parseDuration(text).orElseThrow(() -> new Refusal(400, "invalid_parameter",
+        Duration age = StreamsFeed.parseDuration(text).orElseThrow(() -> new ProtocolError(ErrorCode.INVALID_PARAMETER,
                 "maxAge '" + text + "' is not a duration such as 90m, 12h or 7d"));
         if (age.compareTo(StreamsFeed.MIN_RETENTION_AGE) < 0) {
-            throw new Refusal(400, "invalid_parameter", "maxAge must be at least " + StreamsFeed.MIN_RETENTION_AGE.toMinutes()
+            throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "maxAge must be at least " + StreamsFeed.MIN_RETENTION_AGE.toMinutes()
                     + " minute: younger rows may still be on their way to clients");
         }
         return age;
     }
 
-    private static long maxRows(String text) throws Refusal {
+    private static long maxRows(String text) throws ProtocolError {
         if (text == null) {
             return 0;
         }
@@ -228,7 +218,7 @@ public class AdminServlet extends HttpServlet {
         } catch (NumberFormatException ignored) {
             // answered below
         }
-        throw new Refusal(400, "invalid_parameter", "maxRows must be a whole number of at least 1");
+        throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "maxRows must be a whole number of at least 1");
     }
 
     private static JsonObject outcome(PruneOutcome outcome) {
@@ -252,8 +242,8 @@ public class AdminServlet extends HttpServlet {
         }
     }
 
-    private static Refusal unavailable(SQLException e) {
+    private static ProtocolError unavailable(SQLException e) {
         LOG.log(Level.WARNING, "An Object Streams admin request could not read the database", e);
-        return new Refusal(503, "unavailable", "The database could not be reached: " + e.getMessage());
+        return new ProtocolError(ErrorCode.UNAVAILABLE, "The database could not be reached: " + e.getMessage());
     }
 }
