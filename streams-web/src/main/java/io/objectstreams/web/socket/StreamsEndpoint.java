@@ -69,7 +69,7 @@ public class StreamsEndpoint {
     /** A connection the engine refused: the client reads why, then the socket closes (1013, try again later). */
     private static void refuse(Session session, ProtocolError refused) {
         try {
-            session.getBasicRemote().sendText(Messages.error(refused).toString());
+            session.getBasicRemote().sendText(Messages.error(refused).body().toString());
             session.close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, refused.code().wireName()));
         } catch (IOException | IllegalStateException e) {
             LOG.log(Level.FINE, "Refusing WebSocket session " + session.getId() + " failed", e);

@@ -2,6 +2,7 @@ package io.objectstreams.web.socket;
 
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.Messages;
+import io.objectstreams.web.subscription.OutboundMessage;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.RateLimitedLog;
 import io.objectstreams.web.subscription.StreamSession;
@@ -74,13 +75,13 @@ final class WebSocketSubscriber implements Subscriber {
     }
 
     @Override
-    public void send(String type, long cursor, String text, Consumer<Throwable> done) {
+    public void send(OutboundMessage message, Consumer<Throwable> done) {
         Thread current = Thread.currentThread();
         ClassLoader application = current.getContextClassLoader();
         try {
             lastActive = System.nanoTime();
             current.setContextClassLoader(SEND_LOADER);
-            socket.getAsyncRemote().sendText(text, (SendResult result) -> done.accept(result.isOK() ? null : result.getException()));
+            socket.getAsyncRemote().sendText(message.text(), (SendResult result) -> done.accept(result.isOK() ? null : result.getException()));
         } finally {
             current.setContextClassLoader(application);
         }

@@ -1,5 +1,7 @@
 package io.objectstreams.web.sse;
 
+import io.objectstreams.protocol.ResyncReason;
+import io.objectstreams.web.subscription.OutboundMessage;
 import io.objectstreams.web.subscription.Subscriber;
 import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.servlet.AsyncContext;
@@ -132,16 +134,17 @@ final class SseSubscriber implements Subscriber, AsyncListener {
     }
 
     @Override
-    public void send(String type, long cursor, String text, Consumer<Throwable> done) {
-        StringBuilder frame = new StringBuilder(text.length() + 48);
-        if (cursor >= 0) {
-            frame.append("id: ").append(cursor).append('\n');
+    public void send(OutboundMessage message, Consumer<Throwable> done) {
+        StringBuilder frame = new StringBuilder(message.text().length() + 48);
+        if (message.cursor() >= 0) {
+            frame.append("id: ").append(message.cursor()).append('\n');
         }
-        frame.append("event: ").append(type).append('\n').append("data: ").append(text).append("\n\n");
+        frame.append("event: ").append(message.type().wireName()).append('\n').append("data: ").append(message.text())
+                .append("\n\n");
         // A client too slow for its queue is told to resync, then let go: it reconnects from that cursor.
-        boolean closeAfter = type.equals("resync_required") && text.contains("\"reason\":\"slow_consumer\"");
+        boolean closeAfter = message.resyncReason() == ResyncReason.SLOW_CONSUMER;
         if (closeAfter) {
-            endBecause("slow_consumer");
+            endBecause(ResyncReason.SLOW_CONSUMER.wireName());
         }
         writer.write(new SseWriter.Chunk(frame.toString().getBytes(StandardCharsets.UTF_8), done, closeAfter));
     }

@@ -2,6 +2,7 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.StreamEvent;
 import io.objectstreams.protocol.ListAction;
+import io.objectstreams.protocol.MessageType;
 import io.objectstreams.protocol.ResyncReason;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -22,9 +23,9 @@ public final class Messages {
     private Messages() {
     }
 
-    static JsonObject subscribed(String subscriptionId, SubscribeRequest request, long cursor) {
+    static Reply subscribed(String subscriptionId, SubscribeRequest request, long cursor) {
         JsonObjectBuilder message = JSON.createObjectBuilder()
-                .add("type", "subscribed")
+                .add("type", MessageType.SUBSCRIBED.wireName())
                 .add("subscription_id", subscriptionId)
                 .add("kind", request.kind().wireName())
                 .add("model", request.model());
@@ -35,11 +36,12 @@ public final class Messages {
         message.add("cursor", cursor);
         echo(message, "ordering", request.ordering());
         echo(message, "shape", request.shape());
-        return message.build();
+        return new Reply(MessageType.SUBSCRIBED, cursor, null, message.build());
     }
 
-    static JsonObject unsubscribed(String subscriptionId) {
-        return JSON.createObjectBuilder().add("type", "unsubscribed").add("subscription_id", subscriptionId).build();
+    static Reply unsubscribed(String subscriptionId) {
+        return new Reply(MessageType.UNSUBSCRIBED, JSON.createObjectBuilder()
+                .add("type", MessageType.UNSUBSCRIBED.wireName()).add("subscription_id", subscriptionId).build());
     }
 
     /**
@@ -76,24 +78,24 @@ public final class Messages {
         return text.toString();
     }
 
-    static JsonObject resyncRequired(String subscriptionId, long cursor, ResyncReason reason) {
-        return JSON.createObjectBuilder()
-                .add("type", "resync_required")
+    static Reply resyncRequired(String subscriptionId, long cursor, ResyncReason reason) {
+        return new Reply(MessageType.RESYNC_REQUIRED, cursor, reason, JSON.createObjectBuilder()
+                .add("type", MessageType.RESYNC_REQUIRED.wireName())
                 .add("subscription_id", subscriptionId)
                 .add("cursor", cursor)
                 .add("reason", reason.wireName())
-                .build();
+                .build());
     }
 
-    public static JsonObject error(ProtocolError error) {
+    public static Reply error(ProtocolError error) {
         JsonObjectBuilder message = JSON.createObjectBuilder()
-                .add("type", "error")
+                .add("type", MessageType.ERROR.wireName())
                 .add("code", error.code().wireName())
                 .add("message", error.getMessage());
         if (error.details() != null) {
             message.add("details", error.details());
         }
-        return message.build();
+        return new Reply(MessageType.ERROR, message.build());
     }
 
     private static void echo(JsonObjectBuilder message, String field, JsonValue value) {

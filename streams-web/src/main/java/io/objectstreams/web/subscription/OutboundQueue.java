@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.protocol.MessageType;
 import io.objectstreams.protocol.ResyncReason;
 import jakarta.json.JsonObject;
 import java.util.ArrayDeque;
@@ -58,8 +59,10 @@ final class OutboundQueue {
 
     private static final class Entry {
         final Kind kind;
-        /** An event's or a marker's subscription; a reply's message type. */
+        /** An event's or a marker's subscription; {@code null} for a reply. */
         final String subscriptionId;
+        /** A reply's type and resync reason; {@code null} for an event or a marker. */
+        final Reply reply;
         /** The whole reply; or an event's shared head; {@code null} for a slow-consumer marker. */
         final String head;
         /** An event's shared payload; {@code null} otherwise. */
@@ -68,28 +71,22 @@ final class OutboundQueue {
         /** The message's cursor; -1 for a reply that has none. */
         long cursor;
 
-        Entry(Kind kind, String subscriptionId, String head, String payload, long cursor) {
+        Entry(Kind kind, String subscriptionId, Reply reply, String head, String payload, long cursor) {
             this.kind = kind;
             this.subscriptionId = subscriptionId;
+            this.reply = reply;
             this.head = head;
             this.payload = payload;
             this.cursor = cursor;
             this.bytes = ENTRY_BYTES + (head == null ? 0 : head.length()) + (payload == null ? 0 : payload.length());
         }
 
-        String type() {
+        OutboundMessage message() {
             return switch (kind) {
-                case REPLY -> subscriptionId;
-                case EVENT -> "event";
-                case SLOW_CONSUMER -> "resync_required";
-            };
-        }
-
-        String render() {
-            return switch (kind) {
-                case REPLY -> head;
-                case EVENT -> head.concat(payload);
-                case SLOW_CONSUMER -> Messages.resyncRequired(subscriptionId, cursor, ResyncReason.SLOW_CONSUMER).toString();
+                case REPLY -> new OutboundMessage(reply.type(), cursor, reply.resyncReason(), head);
+                case EVENT -> new OutboundMessage(MessageType.EVENT, cursor, null, head.concat(payload));
+                case SLOW_CONSUMER -> new OutboundMessage(MessageType.RESYNC_REQUIRED, cursor, ResyncReason.SLOW_CONSUMER,
+                        Messages.resyncRequired(subscriptionId, cursor, ResyncReason.SLOW_CONSUMER).body().toString());
             };
         }
     }
@@ -106,14 +103,13 @@ final class OutboundQueue {
     }
 
     /** Queues a reply or a subscription-level message; never dropped. Sends from the calling thread. */
-    void control(JsonObject message) {
+    void control(Reply message) {
         boolean overflow;
         synchronized (this) {
             if (closed) {
                 return;
             }
-            add(new Entry(Kind.REPLY, message.getString("type"), message.toString(), null,
-                    message.containsKey("cursor") ? message.getJsonNumber("cursor").longValue() : -1));
+            add(new Entry(Kind.REPLY, null, message, message.body().toString(), null, message.cursor()));
             queuedReplies++;
             overflow = queuedReplies > CONTROL_SLACK;
         }
@@ -134,7 +130,7 @@ final class OutboundQueue {
             if (closed) {
                 return;
             }
-            Entry entry = new Entry(Kind.EVENT, subscription.id(), subscription.eventHead(), payload, cursor);
+            Entry entry = new Entry(Kind.EVENT, subscription.id(), null, subscription.eventHead(), payload, cursor);
             if (budget.admits(queuedBytes, entry.bytes)) {
                 add(entry);
             } else {
@@ -194,7 +190,7 @@ final class OutboundQueue {
             if (pending != null) {
                 pending.cursor = Math.max(pending.cursor, newest);
             } else {
-                Entry resync = new Entry(Kind.SLOW_CONSUMER, id, null, null, newest);
+                Entry resync = new Entry(Kind.SLOW_CONSUMER, id, null, null, null, newest);
                 slowResyncs.put(id, resync);
                 add(resync);
                 counts.resync(ResyncReason.SLOW_CONSUMER);
@@ -243,7 +239,7 @@ final class OutboundQueue {
             }
             try {
                 Kind kind = next.kind;
-                subscriber.send(next.type(), next.cursor, next.render(), failure -> sent(kind, failure));
+                subscriber.send(next.message(), failure -> sent(kind, failure));
             } catch (RuntimeException e) {
                 sent(next.kind, e);
             } finally {

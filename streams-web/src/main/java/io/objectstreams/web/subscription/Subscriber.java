@@ -18,12 +18,8 @@ public interface Subscriber {
     /**
      * Sends one protocol message without waiting for the client, and calls {@code done} once it is written
      * ({@code null}) or has failed. The engine never sends the next message before {@code done} was called.
-     *
-     * @param type   the message's {@code type} ({@code subscribed}, {@code event}, {@code error}, ...)
-     * @param cursor the message's {@code cursor}, or -1 when it has none
-     * @param text   the message as JSON, on one line
      */
-    void send(String type, long cursor, String text, Consumer<Throwable> done);
+    void send(OutboundMessage message, Consumer<Throwable> done);
 
     /**
      * Ends the connection because the server cannot serve it as the protocol promises: the client broke a limit

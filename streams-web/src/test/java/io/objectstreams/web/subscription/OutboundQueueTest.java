@@ -2,6 +2,7 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.protocol.ListAction;
+import io.objectstreams.protocol.MessageType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.EventOperation;
@@ -24,7 +25,7 @@ class OutboundQueueTest {
     static final class StalledClient implements Subscriber {
         final List<String> received = new ArrayList<>();
         final List<Consumer<Throwable>> pending = new ArrayList<>();
-        final List<String> inFlight = new ArrayList<>();
+        final List<OutboundMessage> inFlight = new ArrayList<>();
         String closedBecause;
 
         @Override
@@ -38,8 +39,8 @@ class OutboundQueueTest {
         }
 
         @Override
-        public void send(String type, long cursor, String text, Consumer<Throwable> done) {
-            inFlight.add(text);
+        public void send(OutboundMessage message, Consumer<Throwable> done) {
+            inFlight.add(message);
             pending.add(done);
         }
 
@@ -53,9 +54,19 @@ class OutboundQueueTest {
             List<JsonObject> messages = new ArrayList<>();
             while (!pending.isEmpty()) {
                 Consumer<Throwable> done = pending.remove(0);
-                String text = inFlight.remove(0);
-                received.add(text);
-                messages.add(Json.createReader(new StringReader(text)).readObject());
+                OutboundMessage sent = inFlight.remove(0);
+                received.add(sent.text());
+                JsonObject message = Json.createReader(new StringReader(sent.text())).readObject();
+                // What the engine says it sends is what the text says: transports act on the former.
+                assertThat(sent.type().wireName()).isEqualTo(message.getString("type"));
+                if (sent.type() != MessageType.EVENT) {
+                    // (Tests queue one rendered event under several cursors; the engine never does.)
+                    assertThat(sent.cursor()).isEqualTo(message.containsKey("cursor")
+                            ? message.getJsonNumber("cursor").longValue() : -1);
+                }
+                assertThat(sent.resyncReason() == null ? null : sent.resyncReason().wireName())
+                        .isEqualTo(message.getString("reason", null));
+                messages.add(message);
                 done.accept(null);
             }
             return messages;
