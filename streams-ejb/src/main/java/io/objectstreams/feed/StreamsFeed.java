@@ -8,7 +8,6 @@ import io.objectstreams.internal.config.RetentionSettings;
 import io.objectstreams.internal.listener.OutboxListener;
 import io.objectstreams.internal.listener.OutboxReader;
 import io.objectstreams.internal.retention.OutboxRetention;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -35,15 +34,8 @@ public class StreamsFeed {
     @Inject
     OutboxRetention retention;
 
-    private TransportSettings settings;
-
-    @PostConstruct
-    void load() {
-        settings = TransportSettings.from(config.values());
-    }
-
     public TransportSettings settings() {
-        return settings;
+        return config.transport();
     }
 
     /** The highest assigned cursor and the retention watermark, as committed now. */

@@ -15,7 +15,7 @@ public record TransportSettings(SubscriptionSettings subscriptions, ConnectionSe
                                 RestSettings rest) {
 
     /** Reads and checks every transport setting, including the rules between keys of different features. */
-    static TransportSettings from(ConfigValues values) {
+    public static TransportSettings from(ConfigValues values) {
         SubscriptionSettings subscriptions = SubscriptionSettings.from(values);
         return new TransportSettings(subscriptions, ConnectionSettings.from(values, subscriptions),
                 OutboundSettings.from(values), WebSocketSettings.from(values), SseSettings.from(values),

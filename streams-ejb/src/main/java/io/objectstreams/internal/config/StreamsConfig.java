@@ -1,6 +1,7 @@
 package io.objectstreams.internal.config;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.feed.TransportSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -29,6 +30,7 @@ public class StreamsConfig {
     private ListenerSettings listener;
     private HealthSettings health;
     private RetentionSettings retention;
+    private TransportSettings transport;
     private volatile DataSource dataSource;
 
     @PostConstruct
@@ -39,6 +41,13 @@ public class StreamsConfig {
         listener = ListenerSettings.from(values, outbox.notifyChannel());
         health = HealthSettings.from(values);
         retention = RetentionSettings.from(values);
+        // Read with the rest, at deployment: a bad transport key must stop it (G14), not the first connection.
+        transport = TransportSettings.from(values);
+    }
+
+    /** The settings the transports read, validated when this configuration was read. */
+    public TransportSettings transport() {
+        return transport;
     }
 
     /** This deployment's configuration, for the settings of other features; it warns once per deprecated key. */
