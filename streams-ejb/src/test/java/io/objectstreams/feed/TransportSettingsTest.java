@@ -123,9 +123,19 @@ class TransportSettingsTest {
     }
 
     @Test
-    void aBadValueUnderADeprecatedKeyNamesTheNewKey() {
+    void aBadValueUnderADeprecatedKeyNamesTheKeyThatWasSet() {
         assertThatThrownBy(() -> of("streams.websocket.sender-threads", "0")).isInstanceOf(StreamsException.class)
-                .hasMessageContaining("streams.outbound.sender-threads").hasMessageContaining("from 1 to 256");
+                .hasMessageContaining("streams.websocket.sender-threads").hasMessageContaining("from 1 to 256");
+    }
+
+    @Test
+    void aDeprecatedKeyFromASourceOfHigherOrdinalWinsAsForOneKey() {
+        // The application bundles the new key; operations still override the old one in the environment.
+        TransportSettings settings = TransportSettings.from(ConfigValues.of(
+                Map.of("streams.websocket.max-member-pks", "50"), Map.of("streams.subscriptions.max-member-pks", "7")));
+        assertThat(settings.maxMemberPks()).isEqualTo(50);
+        assertThat(warned()).singleElement().asString().contains("streams.websocket.max-member-pks is deprecated")
+                .contains("Both are set, and streams.websocket.max-member-pks wins");
     }
 
     @Test
@@ -134,7 +144,7 @@ class TransportSettingsTest {
                 .isInstanceOf(StreamsException.class).hasMessageContaining("streams.connections.max-member-pks")
                 .hasMessageContaining("from 50 to 100000000");
         assertThatThrownBy(() -> of("streams.websocket.max-member-pks", "50", "streams.websocket.max-connection-member-pks", "49"))
-                .hasMessageContaining("streams.connections.max-member-pks");
+                .as("named as it was set").hasMessageContaining("streams.websocket.max-connection-member-pks");
         assertThat(of("streams.subscriptions.max-member-pks", "200000").maxConnectionMemberPks()).isEqualTo(200_000);
     }
 

@@ -144,6 +144,11 @@ public final class Setting<T> {
         return parser.parse(key, text, min, max);
     }
 
+    /** The value {@code text} writes under {@code setKey}, this key or a deprecated one, checked; errors name it. */
+    public T parse(String setKey, String text) {
+        return parser.parse(setKey, text, min, max);
+    }
+
     public String key() {
         return key;
     }
