@@ -23,7 +23,7 @@ import java.util.Set;
  * missed, which {@link ReplayClassification} then classifies (G9, G10). Reads the database, never touches a session:
  * the session applies what this returns.
  */
-final class ReplayPlanner {
+class ReplayPlanner {
 
     private final Visibility visibility;
     private final StreamsFeed feed;

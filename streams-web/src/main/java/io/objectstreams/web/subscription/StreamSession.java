@@ -75,6 +75,11 @@ public final class StreamSession {
             throw e;
         }
         synchronized (this) {
+            if (!holds(subscription)) {
+                // Ended by the server while it started (its set grew too large on a reread): the client was told
+                // why, and must not be told it is subscribed.
+                return;
+            }
             checkMemberRoom(id, start);
             begin(subscription, start, cursor);
         }
