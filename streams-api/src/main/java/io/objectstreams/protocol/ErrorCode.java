@@ -34,6 +34,7 @@ public enum ErrorCode {
     UNAVAILABLE(503);
 
     private final int httpStatus;
+    private final String wireName = name().toLowerCase(Locale.ROOT);
 
     ErrorCode(int httpStatus) {
         this.httpStatus = httpStatus;
@@ -41,7 +42,7 @@ public enum ErrorCode {
 
     /** The protocol spelling, e.g. {@code invalid_cursor}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     /** The status of an HTTP response refusing for this reason: the client's fault (4xx), or not possible now. */

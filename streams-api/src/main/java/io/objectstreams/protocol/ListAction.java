@@ -12,9 +12,12 @@ public enum ListAction {
     REMOVED,
     DELETED;
 
+    /** Spelled once: renders of events and frames ask for it on every message. */
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
     /** The protocol spelling: {@code added}, {@code changed}, {@code removed} or {@code deleted}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     /** Whether the client should refetch the subject ({@code fetch}): not when it left the set or is gone. */

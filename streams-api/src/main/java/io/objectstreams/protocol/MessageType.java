@@ -10,8 +10,11 @@ public enum MessageType {
     RESYNC_REQUIRED,
     ERROR;
 
+    /** Spelled once: renders of events and frames ask for it on every message. */
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
     /** The protocol spelling, e.g. {@code resync_required}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 }

@@ -18,8 +18,11 @@ public enum ResyncReason {
     /** The server could not decide what a batch meant for the subscription. */
     DELIVERY_FAILED;
 
+    /** Spelled once: renders of events and frames ask for it on every message. */
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
     /** The protocol spelling, e.g. {@code cursor_pruned}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 }

@@ -9,9 +9,12 @@ public enum SubscriptionKind {
     FILTER,
     MODEL;
 
+    /** Spelled once: renders of events and frames ask for it on every message. */
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
     /** The protocol spelling: {@code object}, {@code filter} or {@code model}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     /** The kind a client named, or empty when it names none of them. */
