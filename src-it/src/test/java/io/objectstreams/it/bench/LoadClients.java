@@ -106,11 +106,16 @@ final class LoadClients implements AutoCloseable {
 
     /** Every (write, owed connection) latency, in ns, for the order whose arrivals are timed. */
     long[] latencies(long order, long[] committedAt) {
+        return latencies(order, committedAt, 0, committedAt.length);
+    }
+
+    /** The latencies of writes {@code from} (inclusive) to {@code to} (exclusive) only, for every owed connection. */
+    long[] latencies(long order, long[] committedAt, int from, int to) {
         List<Long> latencies = new ArrayList<>();
         for (Conn conn : all) {
             if (conn.owed()) {
                 synchronized (conn) {
-                    for (int i = 0; i < Math.min(conn.arrivalCount, committedAt.length); i++) {
+                    for (int i = from; i < Math.min(conn.arrivalCount, to); i++) {
                         latencies.add(conn.arrivals[i] - committedAt[i]);
                     }
                 }
