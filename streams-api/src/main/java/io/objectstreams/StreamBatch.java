@@ -7,8 +7,9 @@ import java.util.List;
  * cursors: events in strictly increasing, gap-free cursor order, each cursor exactly once per instance
  * (G5, G7). Observe it with {@code @Observes StreamBatch}. The delivery thread that fires it is not the
  * thread that assigns cursors, so a slow observer delays this instance's delivery and nothing else; observers
- * should still return quickly, and must not throw: CDI skips the observers after a throwing one, which may
- * include the transports'. A throwing observer is logged and later batches are delivered.
+ * should still return quickly, and should not throw: CDI skips the observers after a throwing one. The transports
+ * are not among them; they are handed each batch before this event is fired. A throwing observer is logged and
+ * later batches are delivered.
  *
  * @param events the batch, never empty, ordered by cursor
  */

@@ -4,7 +4,7 @@ import io.objectstreams.internal.config.ConfigValues;
 import io.objectstreams.internal.config.Setting;
 
 /** What this instance admits, and what one connection of any transport may hold; each constant's doc says more. */
-public record ConnectionSettings(int max, int maxPerPrincipal, int maxMemberPks) {
+public record ConnectionSettings(int max, int maxPerPrincipal, int maxAnonymous, int maxMemberPks) {
 
     public static final Setting<Integer> MAX = Setting.integer("streams.connections.max", 10_000, 1, 10_000_000,
             "Connections of every transport this instance accepts at once.");
@@ -12,6 +12,12 @@ public record ConnectionSettings(int max, int maxPerPrincipal, int maxMemberPks)
     public static final Setting<Integer> MAX_PER_PRINCIPAL = Setting.integer("streams.connections.max-per-principal",
             1_000, 1, 10_000_000,
             "Connections one authenticated principal may hold at once; at most streams.connections.max.");
+
+    public static final Setting<Integer> MAX_ANONYMOUS = Setting.integer("streams.connections.max-anonymous",
+            100, 0, 10_000_000,
+            "Connections without an authenticated principal this instance accepts at once, together; at most"
+                    + " streams.connections.max. Only where some visibility policy admits anonymous readers:"
+                    + " otherwise they are refused with 401.");
 
     public static final Setting<Integer> MAX_MEMBER_PKS = Setting.integer("streams.connections.max-member-pks",
             100_000, 1, 100_000_000,
@@ -21,7 +27,7 @@ public record ConnectionSettings(int max, int maxPerPrincipal, int maxMemberPks)
 
     static ConnectionSettings from(ConfigValues values, SubscriptionSettings subscriptions) {
         int max = values.get(MAX);
-        return new ConnectionSettings(max, values.get(MAX_PER_PRINCIPAL.atMost(max)),
+        return new ConnectionSettings(max, values.get(MAX_PER_PRINCIPAL.atMost(max)), values.get(MAX_ANONYMOUS.atMost(max)),
                 values.get(MAX_MEMBER_PKS.atLeast(subscriptions.maxMemberPks())));
     }
 }

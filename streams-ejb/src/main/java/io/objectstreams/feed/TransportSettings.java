@@ -78,6 +78,10 @@ public record TransportSettings(SubscriptionSettings subscriptions, ConnectionSe
         return connections.maxPerPrincipal();
     }
 
+    public int maxAnonymousConnections() {
+        return connections.maxAnonymous();
+    }
+
     public int maxConnectionMemberPks() {
         return connections.maxMemberPks();
     }

@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -158,6 +159,45 @@ class LivePageIT {
     private static boolean shows(WebDriver browser, String note) {
         return (Boolean) js(browser, "return [...document.querySelectorAll('#orders tr')].some(tr => tr.children[4].textContent === '"
                 + note + "')");
+    }
+
+    /**
+     * Issue 26, item 5 (never silent, at the client too): on the live page, a subscription the server refuses
+     * reaches its {@code onError} with its id, over WebSocket (the error reply names it) and over SSE (the client
+     * asks why the stream did not open); over SSE it is not retried.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRefusedSubscriptionReachesItsOnErrorOverBothTransportsAndIsNotRetried() {
+        WebDriver alice = signedIn("alice", null);
+        Map<String, Object> results = (Map<String, Object>) ((JavascriptExecutor) alice).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                import(new URL('streams/client/object-streams.js', document.baseURI).href).then(({StreamsClient}) => {
+                  const results = {};
+                  let pending = 2;
+                  for (const transport of ['websocket', 'sse']) {
+                    let opens = 0;
+                    const client = new StreamsClient(document.baseURI, {transport, initialDelayMs: 100,
+                      onState: ({state}) => { if (state === 'connecting' || state === 'reconnecting') opens++; }});
+                    client.subscribe({kind: 'model', model: 'NoSuchModel', onError: (error, subscription) => {
+                      setTimeout(() => {
+                        results[transport] = {code: error.code, id: error.subscription_id ?? null,
+                          mine: subscription.id, opens, retrying: [...client.subscriptions.keys()].length};
+                        client.close();
+                        if (--pending === 0) done(results);
+                      }, 1500);
+                    }});
+                  }
+                  setTimeout(() => done(results), 20000);
+                });
+                """);
+        assertThat(results).as("both transports report the refusal: %s", results).containsKeys("websocket", "sse");
+        for (String transport : List.of("websocket", "sse")) {
+            Map<String, Object> result = (Map<String, Object>) results.get(transport);
+            assertThat(result.get("code")).as(transport).isIn("not_found", "model_not_found");
+            assertThat(result.get("id")).as(transport + ": the error names its subscription").isEqualTo(result.get("mine"));
+            assertThat(((Number) result.get("retrying")).intValue()).as(transport + ": not retried").isZero();
+        }
     }
 
     @Test

@@ -358,6 +358,28 @@ class RetentionIT {
         }
     }
 
+    /**
+     * Issue 26, item 10: a prune posted by a page of another site, riding on an admin's credentials, is refused
+     * (403 {@code origin_not_allowed}), and the refusal quotes at most a short prefix of that origin. This test
+     * passed before any change to the check itself: the check was right, and untested.
+     */
+    @Test
+    void aPrunePostedFromAPageOfAnotherSiteIsRefused() throws Exception {
+        StoreClient carol = StoreClient.as("carol", base);
+        StoreClient.Reply foreign = carol.from("http://evil.example").post("streams/admin/prune?dryRun=true&maxRows=5", null);
+        assertThat(foreign.status()).isEqualTo(403);
+        assertThat(foreign.object().getString("code")).isEqualTo("origin_not_allowed");
+        StoreClient.Reply huge = carol.from("http://" + "e".repeat(5_000) + ".example")
+                .post("streams/admin/prune?dryRun=true&maxRows=5", null);
+        assertThat(huge.status()).isEqualTo(403);
+        assertThat(huge.raw()).hasSizeLessThan(400);
+        String own = base.getProtocol() + "://" + base.getHost() + ":" + base.getPort();
+        assertThat(carol.from(own).post("streams/admin/prune?dryRun=true&maxRows=5", null).status())
+                .as("the application's own page").isEqualTo(200);
+        assertThat(carol.post("streams/admin/prune?dryRun=true&maxRows=5", null).status())
+                .as("a tool that sends no Origin").isEqualTo(200);
+    }
+
     @Test
     void theAdminEndpointsAreForStreamsAdminsOnly() throws Exception {
         StoreClient.Reply anonymous = StoreClient.anonymous(base).get("streams/admin/status");

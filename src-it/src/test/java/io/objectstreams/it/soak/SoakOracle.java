@@ -168,6 +168,14 @@ final class SoakOracle {
                     byCursor.putIfAbsent(seen.cursor(), seen);
                     resyncs.put(seen.cursor(), seen);
                 }
+                case Seen.UNREADABLE -> {
+                    // At the resume's own cursor, before its replay: only for a pk gone or never readable (G8).
+                    count("named members answered as unreadable", 1);
+                    if (!seen.listAction().equals("removed") || orders.containsKey(seen.pk())
+                            && visible(subscription.user, seen.pk())) {
+                        violation(who + ": " + seen + " answers a named order the user can read as unreadable");
+                    }
+                }
                 case Seen.REFETCH -> {
                     // The client holds the database as of this cursor; a client that carries on live may still be
                     // sent older events, so the floor stays where it is.

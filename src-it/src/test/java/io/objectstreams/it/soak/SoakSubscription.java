@@ -32,6 +32,8 @@ final class SoakSubscription {
         static final char START = 'S';
         /** A refetch after a resync: the client holds the database as of this cursor. */
         static final char REFETCH = 'F';
+        /** A pk the client named in {@code members} answered as one the viewer cannot read (no op, no fields). */
+        static final char UNREADABLE = 'U';
     }
 
     /** An order as the REST API lists it. */
@@ -145,6 +147,11 @@ final class SoakSubscription {
     synchronized void event(JsonObject message) {
         long cursor = message.getJsonNumber("cursor").longValue();
         String pk = message.getJsonObject("subject").getString("pk");
+        if (!message.containsKey("op")) {
+            log.add(new Seen(Seen.UNREADABLE, cursor, pk, null, message.getString("list_action"), List.of(), null));
+            view.remove(pk);
+            return;
+        }
         String listAction = message.getString("list_action");
         List<String> fields = message.containsKey("changed_fields") && message.get("changed_fields") != JsonValue.NULL
                 ? message.getJsonArray("changed_fields").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList()

@@ -43,6 +43,28 @@ class FanOutFailureIT {
         StoreClient.as("alice", base).post("api/it/visibility-fault?failures=0&delayMillis=0&deliveryDelayMillis=0&hide=0", null);
     }
 
+    /**
+     * Issue 26, item 9 (G10): an application's observer of {@code StreamBatch} that throws must not keep the batch
+     * from the subscribers. The transports observe first, so they have it whatever other observers do.
+     */
+    @Test
+    void anApplicationObserverThatThrowsDoesNotKeepTheBatchFromSubscribers() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long order = alice.createOrder("{\"status\":\"open\",\"total\":9}");
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            client.send("{\"op\":\"subscribe\",\"model\":\"store.CustomerOrder\",\"pk\":\"" + order + "\"}");
+            assertThat(client.next().getString("type")).isEqualTo("subscribed");
+            for (int i = 0; i < 3; i++) {
+                alice.post("api/it/delivered/observer-failures?failures=1", null);
+                alice.patch("api/orders/" + order, "{\"note\":\"observed " + i + "\"}");
+                JsonObject message = client.nextChangeOf("note");
+                assertThat(message.getString("type")).as("write %d: %s", i, message).isEqualTo("event");
+            }
+        } finally {
+            alice.post("api/it/delivered/observer-failures?failures=0", null);
+        }
+    }
+
     @Test
     void aPolicyThatThrowsForOneBatchGetsEverySubscriptionItConcernedToResyncBeforeAnythingLater() throws Exception {
         StoreClient alice = StoreClient.as("alice", base);

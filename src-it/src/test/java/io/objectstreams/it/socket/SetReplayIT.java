@@ -118,7 +118,7 @@ class SetReplayIT {
             assertThat(replay).containsExactlyInAnyOrderEntriesOf(Map.of(
                     Long.toString(stays), "changed",
                     Long.toString(leaves), "removed",
-                    Long.toString(deleted), "deleted",
+                    Long.toString(deleted), "removed",
                     Long.toString(joins), "added"));
 
             // Live afterwards, from the replayed membership: the order that joined is a member now.
@@ -193,6 +193,60 @@ class SetReplayIT {
         }
     }
 
+    /**
+     * Issue 26, item 1 (G8): bob names alice's orders in {@code members}. One changed since his cursor, one did not,
+     * one was deleted, and one pk never existed. Each is answered once, in the same words: {@code removed}, with no
+     * op, fields or transaction; nothing later about them reaches him, live or on a second resume.
+     */
+    @Test
+    void bobNamingAlicesOrdersInMembersLearnsNothingOfTheirLives() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long changed = order("alice", "open");
+        long quiet = order("alice", "open");
+        long deleted = order("alice", "open");
+        long bobs = order("bob", "open");
+        awaitAssigned();
+        long cursor = listCursor("bob");
+        alice.patch("api/orders/" + changed, "{\"note\":\"private\"}");
+        alice.delete("api/orders/" + deleted);
+        awaitAssigned();
+        String never = "987654321";
+        List<String> named = List.of(Long.toString(changed), Long.toString(quiet), Long.toString(deleted), never,
+                Long.toString(bobs));
+        String model = "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"members\":"
+                + members(named) + ",\"cursor\":";
+        try (StreamClient bob = StreamClient.connect(base, "bob")) {
+            for (long from : List.of(cursor, listCursor("bob"))) {
+                bob.send(model + from + ",\"subscription_id\":\"at" + from + "\"}");
+                assertThat(bob.next().getString("type")).isEqualTo("subscribed");
+                Map<String, JsonObject> answers = new HashMap<>();
+                for (JsonObject message : bob.drain(1500)) {
+                    String pk = message.getJsonObject("subject").getString("pk");
+                    assertThat(answers.put(pk, message)).as("each named pk once: %s", message).isNull();
+                }
+                assertThat(answers.keySet()).as("from %d", from)
+                        .containsExactlyInAnyOrder(Long.toString(changed), Long.toString(quiet), Long.toString(deleted), never);
+                JsonObject neverAnswer = answers.get(never);
+                assertThat(neverAnswer.getString("list_action")).isEqualTo("removed");
+                assertThat(neverAnswer).doesNotContainKeys("op", "changed_fields", "transaction_id", "facet", "own");
+                for (JsonObject answer : answers.values()) {
+                    String pk = answer.getJsonObject("subject").getString("pk");
+                    assertThat(answer.toString().replace("\"" + pk + "\"", "\"?\""))
+                            .as("alice's order %s is answered as a pk that never existed", pk)
+                            .isEqualTo(neverAnswer.toString().replace("\"" + never + "\"", "\"?\""));
+                }
+            }
+            alice.patch("api/orders/" + changed, "{\"note\":\"again\"}");
+            alice.patch("api/orders/" + quiet, "{\"status\":\"paid\"}");
+            alice.delete("api/orders/" + changed);
+            StoreClient.as("bob", base).patch("api/orders/" + bobs, "{\"note\":\"bob's own\"}");
+            JsonObject own = bob.nextChangeOf("note");
+            assertThat(own.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(bobs));
+            assertThat(bob.drain(1500)).as("nothing of alice's orders, live").allSatisfy(m ->
+                    assertThat(m.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(bobs)));
+        }
+    }
+
     @Test
     void aSubjectNoLongerReadableIsRemovedForAClientThatNamedItAndResyncsOneThatDidNot() throws Exception {
         StoreClient alice = StoreClient.as("alice", base);
@@ -257,8 +311,8 @@ class SetReplayIT {
         alice.patch("api/orders/" + held, "{\"status\":\"paid\"}");
         alice.patch("api/orders/" + other, "{\"note\":\"n\"}");
         awaitAssigned();
-        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?kind=filter&filter.status=open&heartbeat=1s&members="
-                + held, Map.of("Last-Event-ID", Long.toString(cursor)))) {
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?kind=filter&filter.status=open&heartbeat=1s&cursor="
+                + cursor + "&members=" + held, Map.of("Last-Event-ID", Long.toString(cursor)))) {
             assertThat(sse.status()).isEqualTo(200);
             assertThat(sse.next(10).event()).isEqualTo("subscribed");
             Map<String, String> replay = new HashMap<>();
@@ -269,6 +323,35 @@ class SetReplayIT {
             }
             assertThat(replay).containsExactlyInAnyOrderEntriesOf(Map.of(
                     Long.toString(held), "removed", Long.toString(other), "added"));
+        }
+    }
+
+    /**
+     * Issue 26, item 7: an EventSource that reconnects by itself sends its first URL (cursor C0, the members held at
+     * C0) with a newer Last-Event-ID (C1). An order that joined the filter between C0 and C1 is held by the client
+     * but not named in the URL; when it leaves the filter after C1, the resumed stream must not stay silent.
+     */
+    @Test
+    void aStreamResumedWithANewerLastEventIdThanItsUrlDoesNotTrustTheUrlsMembers() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long joins = order("alice", "paid");
+        awaitAssigned();
+        long urlCursor = listCursor("alice");
+        alice.patch("api/orders/" + joins, "{\"status\":\"open\"}");
+        awaitAssigned();
+        long lastEventId = listCursor("alice");
+        alice.patch("api/orders/" + joins, "{\"status\":\"shipped\"}");
+        awaitAssigned();
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?kind=filter&filter.status=open&heartbeat=1s&cursor="
+                + urlCursor + "&members=", Map.of("Last-Event-ID", Long.toString(lastEventId)))) {
+            assertThat(sse.status()).isEqualTo(200);
+            assertThat(sse.next(10).event()).isEqualTo("subscribed");
+            Frame told = sse.next(10);
+            assertThat(told).as("the stream says nothing of the order that left its filter").isNotNull();
+            boolean removed = told.event().equals("event") && told.data().getString("list_action").equals("removed")
+                    && told.data().getJsonObject("subject").getString("pk").equals(Long.toString(joins));
+            assertThat(removed || told.event().equals("resync_required"))
+                    .as("the order that left is removed, or the stream resyncs: %s", told.data()).isTrue();
         }
     }
 
@@ -299,7 +382,7 @@ class SetReplayIT {
                 }
             });
             assertThat(replay).containsEntry(Long.toString(added), "added")
-                    .containsEntry(Long.toString(mine.get(1)), "deleted");
+                    .containsEntry(Long.toString(mine.get(1)), "removed");
         }
         Map<String, JsonValue> fresh = new HashMap<>();
         alice.get("api/orders").body().asJsonArray().forEach(o -> fresh.put(o.asJsonObject().get("id").toString(), o));
@@ -311,7 +394,8 @@ class SetReplayIT {
      * both reach the fan-out only after the delete committed. Membership is decided against the database at
      * fan-out time, where the order no longer exists, so a subscription that carries on live is told nothing of
      * it, and a client that kept what it refetched would keep the order for good. Subscribing again from the
-     * refetch's {@code Streams-Cursor} with the refetched pks as {@code members} tells it {@code deleted}, once.
+     * refetch's {@code Streams-Cursor} with the refetched pks as {@code members} tells it {@code removed}, once: a deleted
+     * object is answered like any the viewer cannot read (issue 26, item 1).
      */
     @Test
     void aClientThatRefetchedBetweenACreateAndItsDeleteLearnsOfTheDeleteByResubscribingWithMembers() throws Exception {
@@ -345,7 +429,7 @@ class SetReplayIT {
             JsonObject deleted = resubscribed.next();
             assertThat(deleted.getString("type")).as("%s", deleted).isEqualTo("event");
             assertThat(deleted.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(order));
-            assertThat(deleted.getString("list_action")).isEqualTo("deleted");
+            assertThat(deleted.getString("list_action")).isEqualTo("removed");
             assertThat(resubscribed.drain(2000)).as("the order once").isEmpty();
 
             // The subscription that carried on live never had the order, so it hears nothing of it: a client that

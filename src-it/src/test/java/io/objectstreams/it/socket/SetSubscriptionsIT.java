@@ -13,6 +13,7 @@ import java.net.URL;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -416,6 +417,53 @@ class SetSubscriptionsIT {
             }
         } finally {
             clients.forEach(StreamClient::close);
+        }
+    }
+
+    /**
+     * Issue 26, item 2 (G12, G15): replies are charged to the connection's byte budget. A client that stops reading
+     * and keeps sending requests whose replies are large (each {@code subscribed} echoes a 60 KB filter) is
+     * disconnected once its unread replies pass the budget (8 MB here), and a refusal never echoes more than a
+     * short prefix of what it was sent.
+     */
+    @Test
+    void aClientThatStopsReadingAndSendsLargeRequestsIsBoundedThenDisconnected() throws Exception {
+        String big = "x".repeat(60_000);
+        try (StreamClient rude = StreamClient.connect(base, "bob");
+             StreamClient honest = StreamClient.connect(base, "alice")) {
+            JsonObject refused = rude.send("{\"op\":\"" + big + "\"}").next();
+            assertThat(refused.getString("code")).isEqualTo("invalid_request");
+            assertThat(refused.toString()).as("a short prefix of the op, at most").hasSizeLessThan(400);
+
+            rude.pause();
+            String subscribe = "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"" + MODEL
+                    + "\",\"subscription_id\":\"big\",\"filter\":{\"status\":\"" + big + "\"}}";
+            String unsubscribe = "{\"op\":\"unsubscribe\",\"subscription_id\":\"big\"}";
+            long maxQueued = 0;
+            int sent = 0;
+            // Until the server gives the connection up: it then stops reading it, and a send no longer completes.
+            // The sockets' buffers take tens of MB first on WildFly (see the slow-consumer test below): up to 180 MB.
+            while (sent < 3_000 && rude.trySend(subscribe, Duration.ofSeconds(5))
+                    && rude.trySend(unsubscribe, Duration.ofSeconds(5))) {
+                if (sent++ % 10 == 0) {
+                    maxQueued = Math.max(maxQueued, Health.listener(Health.root(base), "ready").number("queuedBytes"));
+                }
+            }
+            maxQueued = Math.max(maxQueued, Health.listener(Health.root(base), "ready").number("queuedBytes"));
+            System.out.printf("[unread-replies] %d subscribes of 60 KB sent, at most %d bytes queued%n", sent, maxQueued);
+            assertThat(maxQueued).as("unread replies stay within the connection's budget")
+                    .isLessThanOrEqualTo((8L << 20) + 128 * 1024);
+            rude.resume();
+            // 1008 when its close frame gets through; a client that reads nothing may instead see the connection drop.
+            assertThat(rude.awaitClosed(Duration.ofSeconds(60))).as("disconnected for its unread replies")
+                    .isIn(1008, 1006, -1);
+
+            honest.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"m\"}");
+            assertThat(honest.next().getString("type")).isEqualTo("subscribed");
+            long order = StoreClient.as("alice", base).createOrder("{\"status\":\"open\",\"total\":3}");
+            JsonObject event = honest.next();
+            assertThat(event.getString("type")).as("the honest connection carries on").isEqualTo("event");
+            assertThat(event.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(order));
         }
     }
 

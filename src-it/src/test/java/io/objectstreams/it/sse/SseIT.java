@@ -176,6 +176,40 @@ class SseIT {
         }
     }
 
+    /**
+     * Issue 26, item 6: the {@code subscribed} frame of a resumed stream is followed by its replay, so its {@code id:}
+     * is the client's own cursor, never the registration cursor: a stream that ends right after it resumes from
+     * there and still gets the replay.
+     */
+    @Test
+    void theSubscribedFrameOfAResumedStreamCarriesTheClientsCursorAsItsId() throws Exception {
+        long id = order("alice", "6");
+        Outbox.awaitAssigned(base);
+        long from = TestDatabase.assignedThrough();
+        for (int i = 0; i < 3; i++) {
+            touch("alice", id, "after the cursor " + i);
+        }
+        Outbox.awaitAssigned(base);
+        String query = MODEL + "?heartbeat=1s&pk=" + id;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try (SseClient resumed = SseClient.open(base, "alice", query, Map.of("Last-Event-ID", Long.toString(from)))) {
+                Frame subscribed = resumed.next(10);
+                assertThat(subscribed.event()).isEqualTo("subscribed");
+                assertThat(subscribed.id()).as("the client's own cursor").isEqualTo(Long.toString(from));
+                if (attempt == 0) {
+                    continue; // the stream ends between subscribed and its replay: the resume below loses nothing
+                }
+                List<Long> replayed = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    Frame event = resumed.next(10);
+                    assertThat(event.event()).isEqualTo("event");
+                    replayed.add(Long.valueOf(event.id()));
+                }
+                assertThat(replayed).isSorted().allSatisfy(c -> assertThat(c).isGreaterThan(from));
+            }
+        }
+    }
+
     @Test
     void theLifetimeEndsTheStreamAndAResumeHasNoGap() throws Exception {
         long id = order("alice", "9");

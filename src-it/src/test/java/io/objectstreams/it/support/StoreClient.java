@@ -43,11 +43,22 @@ public final class StoreClient {
 
     private final URI base;
     private final String authorization;
+    private final String origin;
 
     private StoreClient(URI base, String user) {
+        this(base, user == null ? null : "Basic " + Base64.getEncoder()
+                .encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8)), null);
+    }
+
+    private StoreClient(URI base, String authorization, String origin) {
         this.base = base;
-        this.authorization = user == null ? null : "Basic " + Base64.getEncoder()
-                .encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8));
+        this.authorization = authorization;
+        this.origin = origin;
+    }
+
+    /** The same client, as if a page of {@code origin} sent its requests (the {@code Origin} header). */
+    public StoreClient from(String origin) {
+        return new StoreClient(base, authorization, origin);
     }
 
     /** @param deployment the deployment's base URL, as Arquillian injects it (ends with {@code /store/}) */
@@ -97,6 +108,9 @@ public final class StoreClient {
         }
         if (authorization != null) {
             request.header("Authorization", authorization);
+        }
+        if (origin != null) {
+            request.header("Origin", origin);
         }
         try {
             HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -91,6 +91,22 @@ public final class StreamClient implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Sends unless the server stops reading for {@code timeout} (as it does once it has given up on a connection
+     * whose client stopped reading): whether the frame went out.
+     */
+    public boolean trySend(String json, Duration timeout) {
+        try {
+            socket.sendText(json, true).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** The next server message, failing the test if none arrives in time. */
     public JsonObject next() throws InterruptedException {
         JsonObject message = received.poll(15, TimeUnit.SECONDS);

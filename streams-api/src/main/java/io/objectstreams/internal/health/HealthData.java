@@ -37,6 +37,9 @@ public final class HealthData {
     public static final String DELIVERED_EVENTS = "deliveredEvents";
     public static final String RESYNCS = "resyncs";
 
+    /** What the health data says in place of an error's text, which only the admin status shows. */
+    public static final String WITHHELD = "failing; the text is in streams/admin/status (streams-admin role)";
+
     private HealthData() {
     }
 
@@ -54,13 +57,26 @@ public final class HealthData {
         if (report.oldestBacklogAge() != null) {
             data.put(OLDEST_BACKLOG_AGE_MS, report.oldestBacklogAge().toMillis());
         }
+        // Health data is public: an error's text (SQL, host names, user names) is for the admin status only.
         if (report.lastError() != null) {
-            data.put(LAST_ERROR, report.lastError());
+            data.put(LAST_ERROR, WITHHELD);
         }
         if (report.backlogError() != null) {
-            data.put(BACKLOG_ERROR, report.backlogError());
+            data.put(BACKLOG_ERROR, WITHHELD);
         }
         return Collections.unmodifiableMap(data);
+    }
+
+    /** The listener's error texts, for those allowed to read them (the admin status): name to text, when present. */
+    public static Map<String, Object> errors(ListenerReport report) {
+        Map<String, Object> errors = new LinkedHashMap<>();
+        if (report.lastError() != null) {
+            errors.put(LAST_ERROR, report.lastError());
+        }
+        if (report.backlogError() != null) {
+            errors.put(BACKLOG_ERROR, report.backlogError());
+        }
+        return Collections.unmodifiableMap(errors);
     }
 
     /** The connections' figures; WebSocket counts are what is not SSE. */

@@ -41,8 +41,22 @@ class HealthDataTest {
 
         assertThat(data).doesNotContainKey("oldestBacklogAgeMs")
                 .contains(entry("lastWakeup", "never"), entry("lastPrune", "never"), entry("backlogRows", -1L),
-                        entry("watermark", -1L), entry("lastError", "connection refused"),
-                        entry("backlogError", "not measured yet"));
+                        entry("watermark", -1L));
+    }
+
+    /** Issue 26, item 10: health data is public, so an error's text (SQL, hosts) is for the admin status only. */
+    @Test
+    void theErrorsTextsAreWithheldFromHealthDataAndGivenToTheAdminStatus() {
+        ListenerReport report = new ListenerReport(true, false, "none", 0, 0, null,
+                "ERROR: relation \"streams_outbox\" does not exist", -1, null, Duration.ofSeconds(30),
+                "not measured yet", -1, null);
+
+        assertThat(HealthData.of(report)).contains(entry("lastError", HealthData.WITHHELD),
+                entry("backlogError", HealthData.WITHHELD));
+        assertThat(HealthData.of(report).values()).noneMatch(v -> v.toString().contains("streams_outbox"));
+        assertThat(HealthData.errors(report)).containsExactly(
+                entry("lastError", "ERROR: relation \"streams_outbox\" does not exist"),
+                entry("backlogError", "not measured yet"));
     }
 
     @Test

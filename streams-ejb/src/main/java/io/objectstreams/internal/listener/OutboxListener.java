@@ -4,6 +4,7 @@ import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamGap;
 import io.objectstreams.internal.config.ListenerSettings;
 import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.internal.delivery.DeliveryTargets;
 import io.objectstreams.internal.health.HealthRegistry;
 import io.objectstreams.internal.health.ListenerReport;
 import jakarta.annotation.PostConstruct;
@@ -89,7 +90,14 @@ public class OutboxListener {
     void start() {
         settings = config.listener();
         assigner = new CursorAssigner(settings.batchSize(), settings.cursorChannel());
-        delivery = new BatchDelivery(settings, batches::fire, gaps::fire);
+        // The transports first, outside CDI, so no application observer that throws can keep a batch from them.
+        delivery = new BatchDelivery(settings, batch -> {
+            DeliveryTargets.application().batch(batch);
+            batches.fire(batch);
+        }, gap -> {
+            DeliveryTargets.application().gap(gap);
+            gaps.fire(gap);
+        });
         startDeliveryAtBoot();
         delivery.start(threads);
         running = true;

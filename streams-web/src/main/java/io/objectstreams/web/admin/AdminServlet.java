@@ -112,7 +112,7 @@ public class AdminServlet extends HttpServlet {
         }
         Optional<String> own = StreamsFeed.normalizeOrigin(request.getScheme() + "://" + request.getHeader("Host"));
         if (own.isEmpty() || !own.equals(StreamsFeed.normalizeOrigin(origin))) {
-            throw new ProtocolError(ErrorCode.ORIGIN_NOT_ALLOWED, "A prune may not be posted from a page of " + origin);
+            throw new ProtocolError(ErrorCode.ORIGIN_NOT_ALLOWED, "A prune may not be posted from a page of " + ProtocolError.quoted(origin));
         }
     }
 
@@ -156,7 +156,7 @@ public class AdminServlet extends HttpServlet {
     private JsonObject prune(HttpServletRequest request) throws ProtocolError {
         for (String name : request.getParameterMap().keySet()) {
             if (!PRUNE_PARAMETERS.contains(name)) {
-                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "prune takes dryRun, maxAge and maxRows, not " + name);
+                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "prune takes dryRun, maxAge and maxRows, not " + ProtocolError.quoted(name));
             }
         }
         boolean dryRun = switch (Optional.ofNullable(request.getParameter("dryRun")).orElse("false")) {

@@ -40,6 +40,7 @@ final class StatusFigures {
         add(body, HealthData.OLDEST_BACKLOG_AGE_MS, figures.get(HealthData.OLDEST_BACKLOG_AGE_MS));
         add(body, HealthData.ROLE, figures.getOrDefault(HealthData.ROLE, "none"));
         add(body, HealthData.LAST_DELIVERED_CURSOR, figures.getOrDefault(HealthData.LAST_DELIVERED_CURSOR, -1L));
+        listener.map(HealthData::errors).orElse(Map.of()).forEach((name, text) -> add(body, name, text));
 
         Map<String, Object> connections = HealthData.of(sessions);
         body.add("transports", Messages.JSON.createObjectBuilder()

@@ -5,6 +5,7 @@ import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.ProtocolError;
+import io.objectstreams.web.visibility.Visibility;
 import io.objectstreams.web.subscription.ConnectionRegistry;
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
@@ -41,11 +42,20 @@ public class StreamsEndpoint {
     @Inject
     WebSocketKeepAlive keepAlive;
 
+    @Inject
+    Visibility visibility;
+
     private WebSocketSubscriber subscriber;
 
     @OnOpen
     public void open(Session session) {
         Viewer viewer = HandshakeConfigurator.viewer(session);
+        if (viewer.isAnonymous() && !visibility.admitsAnonymous()) {
+            // AnonymousHandshakeFilter refuses this handshake with 401 first; this holds should a container upgrade
+            // before running filters.
+            refuse(session, AnonymousHandshakeFilter.refusal(), CloseReason.CloseCodes.VIOLATED_POLICY);
+            return;
+        }
         TransportSettings settings = feed.settings();
         // The container closes the session on a frame above its buffer (1009); leave room above the protocol's
         // own limit so an oversized frame gets a named error instead and the session stays usable (G12).
@@ -62,15 +72,15 @@ public class StreamsEndpoint {
             subscriber = opened;
             keepAlive.watch(opened);
         } catch (ProtocolError refused) {
-            refuse(session, refused);
+            refuse(session, refused, CloseReason.CloseCodes.TRY_AGAIN_LATER);
         }
     }
 
-    /** A connection the engine refused: the client reads why, then the socket closes (1013, try again later). */
-    private static void refuse(Session session, ProtocolError refused) {
+    /** A connection refused at its start: the client reads why, then the socket closes with {@code code}. */
+    private static void refuse(Session session, ProtocolError refused, CloseReason.CloseCode code) {
         try {
             session.getBasicRemote().sendText(Messages.error(refused).body().toString());
-            session.close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, refused.code().wireName()));
+            session.close(new CloseReason(code, refused.code().wireName()));
         } catch (IOException | IllegalStateException e) {
             LOG.log(Level.FINE, "Refusing WebSocket session " + session.getId() + " failed", e);
         }

@@ -148,10 +148,10 @@ final class WebSocketSubscriber implements Subscriber {
             JsonObject message = parse(text);
             String op = SubscribeRequest.required(message, "op");
             switch (op) {
-                case "subscribe" -> session.subscribe(SubscribeRequest.parse(message));
+                case "subscribe" -> session.subscribe(parseSubscribe(message));
                 case "unsubscribe" -> session.unsubscribe(SubscribeRequest.required(message, "subscription_id"));
                 default -> throw new ProtocolError(ErrorCode.INVALID_REQUEST,
-                        "Unknown op '" + op + "'; expected subscribe or unsubscribe");
+                        "Unknown op " + ProtocolError.quoted(op) + "; expected subscribe or unsubscribe");
             }
         } catch (ProtocolError error) {
             session.refuse(error);
@@ -159,6 +159,16 @@ final class WebSocketSubscriber implements Subscriber {
             FAILURES.log(LOG, "A WebSocket message on session " + socket.getId() + " failed", e);
             session.refuse(new ProtocolError(ErrorCode.INVALID_REQUEST,
                     "The server could not process this message (" + e.getClass().getSimpleName() + "); it is logged"));
+        }
+    }
+
+    /** A subscribe the server cannot parse is refused about the subscription it names, if it names one. */
+    private static SubscribeRequest parseSubscribe(JsonObject message) throws ProtocolError {
+        try {
+            return SubscribeRequest.parse(message);
+        } catch (ProtocolError refused) {
+            throw message.get("subscription_id") instanceof jakarta.json.JsonString id
+                    && id.getString().length() <= SubscribeRequest.MAX_ID_CHARS ? refused.about(id.getString()) : refused;
         }
     }
 

@@ -42,7 +42,7 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             String name = parameter.getKey();
             boolean filterKey = name.startsWith(FILTER_PREFIX) && name.length() > FILTER_PREFIX.length();
             if (!filterKey && !PARAMETERS.contains(name)) {
-                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "Unknown parameter '" + name + "'; expected kind, pk,"
+                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "Unknown parameter " + ProtocolError.quoted(name) + "; expected kind, pk,"
                         + " filter.<key>, cursor, members, heartbeat or lifetime");
             }
             if (parameter.getValue().length != 1 && !name.equals("members")) {
@@ -69,20 +69,20 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             throw new ProtocolError(ErrorCode.INVALID_KIND, "filter.<key> parameters apply only to kind=filter, not kind="
                     + kind.wireName());
         }
-        Long cursor = lastEventId != null ? cursor(lastEventId.trim(), "Last-Event-ID") : null;
-        if (cursor == null && single(parameters, "cursor") != null) {
-            cursor = cursor(single(parameters, "cursor"), "cursor");
-        }
+        Long urlCursor = single(parameters, "cursor") != null ? cursor(single(parameters, "cursor"), "cursor") : null;
+        Long cursor = lastEventId != null ? Long.valueOf(cursor(lastEventId.trim(), "Last-Event-ID")) : urlCursor;
         // A parameter has the bounds of the setting that gives its default.
         Duration heartbeat = duration(parameters, "heartbeat", defaultHeartbeat, SseSettings.HEARTBEAT.min(),
                 SseSettings.HEARTBEAT.max());
         Duration lifetime = duration(parameters, "lifetime", defaultLifetime, SseSettings.LIFETIME.min(),
                 SseSettings.LIFETIME.max());
         Set<String> members = members(parameters.get("members"), kind);
-        // An EventSource reconnects to the URL it was opened with: the members given there are used only when it
-        // resumes (with Last-Event-ID), as those the client held then (see docs/protocol.md).
+        // The members are what the client held at the URL's cursor. An EventSource that reconnects by itself sends
+        // the URL it was opened with and a newer Last-Event-ID: its members then describe another cursor, and are
+        // not used (the replay classifies without them, resyncing where it cannot tell; see docs/protocol.md).
+        boolean membersApply = cursor != null && cursor.equals(urlCursor);
         SubscribeRequest request = new SubscribeRequest(kind, model, pk, kind == SubscriptionKind.FILTER ? filter.build() : null,
-                null, cursor, null, null, cursor == null ? null : members);
+                null, cursor, null, null, membersApply ? members : null);
         return new SseRequest(request, heartbeat, lifetime);
     }
 

@@ -63,7 +63,7 @@ public class SseServlet extends HttpServlet {
             SseRequest parsed = SseRequest.parse(model, request.getParameterMap(), request.getHeader("Last-Event-ID"),
                     settings.sseHeartbeat(), settings.sseLifetime());
             VisibilityPolicy<?> policy = visibility.policy(model).orElseThrow(() -> new ProtocolError(
-                    ErrorCode.MODEL_NOT_FOUND, "There is no subscribable model '" + model + "'"));
+                    ErrorCode.MODEL_NOT_FOUND, "There is no subscribable model " + ProtocolError.quoted(model)));
             Viewer viewer = viewer(request);
             if (viewer.isAnonymous() && !policy.admitsAnonymous()) {
                 throw new ProtocolError(ErrorCode.AUTHENTICATION_REQUIRED, model + " is not readable anonymously; authenticate");
@@ -80,9 +80,15 @@ public class SseServlet extends HttpServlet {
             response.setCharacterEncoding("UTF-8");
             response.setHeader("Cache-Control", "no-cache");
             response.setHeader("X-Accel-Buffering", "no");
-            AsyncContext async = request.startAsync();
-            subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(),
-                    () -> keepAlive.forget(subscriber));
+            try {
+                AsyncContext async = request.startAsync();
+                subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(),
+                        () -> keepAlive.forget(subscriber));
+            } catch (RuntimeException e) {
+                // No stream to write to (a filter without async support, say): the session and its slot go now.
+                engine.close(subscriber);
+                throw e;
+            }
             // Released already (the client left at once)? Then the clock finds it closed and drops it.
             keepAlive.watch(subscriber);
         } catch (ProtocolError refusal) {

@@ -7,8 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Counts this instance's connections, in all and per authenticated principal, and refuses one past
- * {@code streams.connections.max} or {@code streams.connections.max-per-principal} (G15). A refused connection
+ * Counts this instance's connections, in all, per authenticated principal and anonymous together, and refuses one
+ * past {@code streams.connections.max}, {@code streams.connections.max-per-principal} or
+ * {@code streams.connections.max-anonymous} (G15). A refused connection
  * holds nothing; an entry per principal exists only while the principal is connected, so nothing here grows with
  * the number of users.
  */
@@ -16,13 +17,16 @@ final class Admission {
 
     private final int maxConnections;
     private final int maxPerPrincipal;
+    private final int maxAnonymous;
+    private final AtomicInteger anonymous = new AtomicInteger();
     /** Connections admitted and not yet released; the registry's sessions may briefly lag behind it. */
     private final AtomicInteger connections = new AtomicInteger();
     private final Map<String, Integer> byPrincipal = new ConcurrentHashMap<>();
 
-    Admission(int maxConnections, int maxPerPrincipal) {
+    Admission(int maxConnections, int maxPerPrincipal, int maxAnonymous) {
         this.maxConnections = maxConnections;
         this.maxPerPrincipal = maxPerPrincipal;
+        this.maxAnonymous = maxAnonymous;
     }
 
     /** Takes a slot for a new connection of {@code viewer}, or refuses it ({@code connection_limit_exceeded}). */
@@ -33,6 +37,13 @@ final class Admission {
                     + maxConnections + " connections (streams.connections.max); try again later");
         }
         if (viewer.isAnonymous()) {
+            if (anonymous.incrementAndGet() > maxAnonymous) {
+                anonymous.decrementAndGet();
+                connections.decrementAndGet();
+                throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
+                        + maxAnonymous + " anonymous connections (streams.connections.max-anonymous); authenticate,"
+                        + " or try again later");
+            }
             return;
         }
         boolean[] full = {false};
@@ -54,7 +65,9 @@ final class Admission {
     /** Gives back the slot of a connection of {@code viewer} that ended. */
     void release(Viewer viewer) {
         connections.decrementAndGet();
-        if (!viewer.isAnonymous()) {
+        if (viewer.isAnonymous()) {
+            anonymous.decrementAndGet();
+        } else {
             byPrincipal.computeIfPresent(viewer.name(), (name, held) -> held <= 1 ? null : held - 1);
         }
     }

@@ -184,7 +184,7 @@ final class BatchFanOut {
      * after the first resync may be older than the members read now.
      */
     private void rereadStale(Consumer<StreamSession> ended) {
-        List<FanOutLedger.Owed> due = ledger.takeStale();
+        List<FanOutLedger.Owed> due = ledger.stale();
         if (due.isEmpty()) {
             return;
         }
@@ -197,10 +197,11 @@ final class BatchFanOut {
         for (FanOutLedger.Owed entry : due) {
             Set<String> read = members.get(entry.subscription());
             if (read == null) {
-                if (entry.session().holds(entry.subscription())) {
-                    ledger.rereadLater(entry.session(), entry.subscription());
+                if (!entry.session().holds(entry.subscription())) {
+                    ledger.settled(entry);
                 }
             } else {
+                ledger.settled(entry);
                 try {
                     entry.session().resync(entry.subscription(), through, entry.subscription().staleReason(), read);
                 } catch (RuntimeException | Error e) {

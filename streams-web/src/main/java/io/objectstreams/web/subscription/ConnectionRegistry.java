@@ -5,6 +5,7 @@ import io.objectstreams.StreamGap;
 import io.objectstreams.Viewer;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
+import io.objectstreams.internal.delivery.DeliveryTargets;
 import io.objectstreams.internal.health.HealthRegistry;
 import io.objectstreams.internal.health.SessionReport;
 import io.objectstreams.web.visibility.Visibility;
@@ -13,6 +14,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -45,6 +47,8 @@ public class ConnectionRegistry {
     private final DeliveryCounts counts = new DeliveryCounts();
     private final FanOutLedger ledger = new FanOutLedger();
     private final Supplier<SessionReport> reportSource = this::report;
+    /** What the listener hands batches and gaps to; the same instance is unregistered at stop. */
+    private final DeliveryTargets.Target target = new Target();
     private Admission admission;
     private OutboundBudget budget;
     private SubscriptionLimits limits;
@@ -64,16 +68,19 @@ public class ConnectionRegistry {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
         pool.allowCoreThreadTimeOut(true);
         senders = pool;
-        admission = new Admission(settings.maxConnections(), settings.maxConnectionsPerPrincipal());
+        admission = new Admission(settings.maxConnections(), settings.maxConnectionsPerPrincipal(),
+                settings.maxAnonymousConnections());
         budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
         limits = SubscriptionLimits.of(settings);
         planner = new ReplayPlanner(visibility, feed, limits);
         fanOut = new BatchFanOut(visibility, ledger, new MemberReread(visibility, limits.maxMemberPks()));
         HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
+        DeliveryTargets.application().register(target);
     }
 
     @PreDestroy
     void stop() {
+        DeliveryTargets.application().unregister(target);
         HealthRegistry.application().unregister(HealthRegistry.SESSIONS, reportSource);
         senders.shutdownNow();
     }
@@ -130,12 +137,24 @@ public class ConnectionRegistry {
         return counts.endedByCause();
     }
 
-    void onBatch(@Observes StreamBatch batch) {
-        fanOut.batch(batch, sessions.values(), this::endUntold);
+    /**
+     * Created with the application, so it is registered before any batch is delivered; the listener hands it every
+     * batch and gap itself ({@link DeliveryTargets}), not through CDI.
+     */
+    void created(@Observes @Initialized(ApplicationScoped.class) Object application) {
+        // Instantiating this bean (for the call) is the point: @PostConstruct registers it.
     }
 
-    void onGap(@Observes StreamGap gap) {
-        fanOut.gap(gap, sessions.values(), this::endUntold);
+    private final class Target implements DeliveryTargets.Target {
+        @Override
+        public void batch(StreamBatch batch) {
+            fanOut.batch(batch, sessions.values(), ConnectionRegistry.this::endUntold);
+        }
+
+        @Override
+        public void gap(StreamGap gap) {
+            fanOut.gap(gap, sessions.values(), ConnectionRegistry.this::endUntold);
+        }
     }
 
     /** A session the fan-out could not tell what it missed: forgotten before its client is disconnected. */

@@ -58,14 +58,17 @@ final class FanOutLedger {
         stale.add(new Owed(session, subscription));
     }
 
-    /** Takes every subscription owed a read of its members; those that cannot be read now are {@link #rereadLater}. */
-    List<Owed> takeStale() {
-        if (stale.isEmpty()) {
-            return List.of();
-        }
-        List<Owed> due = new ArrayList<>(stale);
-        stale.removeAll(due);
-        return due;
+    /**
+     * Every subscription owed a read of its members. Each stays owed until {@link #settled}: a read that fails, or
+     * throws before it reaches a subscription, leaves it owed for the next batch, never silently stale.
+     */
+    List<Owed> stale() {
+        return stale.isEmpty() ? List.of() : new ArrayList<>(stale);
+    }
+
+    /** The subscription's members were read (or it ended): it is no longer owed a read. */
+    void settled(Owed owed) {
+        stale.remove(owed);
     }
 
     /** Forgets what a closed session was owed. */

@@ -36,7 +36,10 @@ public final class Messages {
         message.add("cursor", cursor);
         echo(message, "ordering", request.ordering());
         echo(message, "shape", request.shape());
-        return new Reply(MessageType.SUBSCRIBED, cursor, null, message.build());
+        // Its position in the stream (SSE's id:) is the cursor the client is brought up to: its own when it resumes,
+        // since the replay or resync follows; a stream that ends here resumes from there and misses nothing.
+        long position = request.cursor() != null ? Math.min(request.cursor(), cursor) : cursor;
+        return new Reply(MessageType.SUBSCRIBED, position, null, message.build());
     }
 
     static Reply unsubscribed(String subscriptionId) {
@@ -71,6 +74,22 @@ public final class Messages {
         return text.toString();
     }
 
+    /**
+     * The payload answering a pk the client named in {@code members} that the viewer cannot read now: {@code removed}
+     * at the client's own cursor, and nothing else (no op, fields, facet or transaction), so that a hidden object, a
+     * deleted one and a pk that never existed read alike (G8).
+     */
+    static String unreadableMemberPayload(String model, String pk, long cursor) {
+        StringBuilder text = new StringBuilder(96);
+        text.append(",\"cursor\":").append(cursor).append(",\"subject\":{\"model\":");
+        quote(text, model);
+        text.append(",\"pk\":");
+        quote(text, pk);
+        text.append("},\"list_action\":\"").append(ListAction.REMOVED.wireName()).append("\",\"fetch\":")
+                .append(ListAction.REMOVED.fetch()).append('}');
+        return text.toString();
+    }
+
     /** The opening of an event message for one subscription, to be followed by an {@link #eventPayload}. */
     static String eventHead(String subscriptionId) {
         StringBuilder text = new StringBuilder(48).append("{\"type\":\"event\",\"subscription_id\":");
@@ -92,6 +111,9 @@ public final class Messages {
                 .add("type", MessageType.ERROR.wireName())
                 .add("code", error.code().wireName())
                 .add("message", error.getMessage());
+        if (error.subscriptionId() != null) {
+            message.add("subscription_id", error.subscriptionId());
+        }
         if (error.details() != null) {
             message.add("details", error.details());
         }

@@ -26,8 +26,9 @@ import java.util.logging.Logger;
  * are dropped and each subscription that lost one gets a single {@code resync_required} with reason
  * {@code slow_consumer} (G10), carrying the newest dropped cursor; a later overflow moves that cursor forward
  * instead of queueing a second resync. The queue then holds the replies and one marker per affected
- * subscription. Replies to the client's own messages are never dropped; a client that keeps sending without
- * reading past {@link #CONTROL_SLACK} unread replies is disconnected.
+ * subscription. Replies to the client's own messages are never dropped, but they are charged to the budget too:
+ * a client that keeps sending without reading, past {@link #CONTROL_SLACK} unread replies or past the budget in
+ * replies alone, is disconnected.
  */
 final class OutboundQueue {
 
@@ -43,8 +44,9 @@ final class OutboundQueue {
     private final OutboundBudget budget;
     private final Executor senders;
     private final DeliveryCounts counts;
-    private final Deque<Entry> queue = new ArrayDeque<>();
-    private final Map<String, Entry> slowResyncs = new HashMap<>();
+    private final Deque<QueueEntry> queue = new ArrayDeque<>();
+    /** Pending {@code slow_consumer} markers, per subscription (not per id: an id may be reused after it ended). */
+    private final Map<Subscription, QueueEntry> slowResyncs = new HashMap<>();
     private long queuedBytes;
     private int queuedReplies;
     private boolean sending;
@@ -54,42 +56,6 @@ final class OutboundQueue {
     private Thread inSend;
     private boolean closed;
     private long droppedEvents;
-
-    private enum Kind { REPLY, EVENT, SLOW_CONSUMER }
-
-    private static final class Entry {
-        final Kind kind;
-        /** An event's or a marker's subscription; {@code null} for a reply. */
-        final String subscriptionId;
-        /** A reply's type and resync reason; {@code null} for an event or a marker. */
-        final Reply reply;
-        /** The whole reply; or an event's shared head; {@code null} for a slow-consumer marker. */
-        final String head;
-        /** An event's shared payload; {@code null} otherwise. */
-        final String payload;
-        final int bytes;
-        /** The message's cursor; -1 for a reply that has none. */
-        long cursor;
-
-        Entry(Kind kind, String subscriptionId, Reply reply, String head, String payload, long cursor) {
-            this.kind = kind;
-            this.subscriptionId = subscriptionId;
-            this.reply = reply;
-            this.head = head;
-            this.payload = payload;
-            this.cursor = cursor;
-            this.bytes = ENTRY_BYTES + (head == null ? 0 : head.length()) + (payload == null ? 0 : payload.length());
-        }
-
-        OutboundMessage message() {
-            return switch (kind) {
-                case REPLY -> new OutboundMessage(reply.type(), cursor, reply.resyncReason(), head);
-                case EVENT -> new OutboundMessage(MessageType.EVENT, cursor, null, head.concat(payload));
-                case SLOW_CONSUMER -> new OutboundMessage(MessageType.RESYNC_REQUIRED, cursor, ResyncReason.SLOW_CONSUMER,
-                        Messages.resyncRequired(subscriptionId, cursor, ResyncReason.SLOW_CONSUMER).body().toString());
-            };
-        }
-    }
 
     OutboundQueue(Subscriber subscriber, OutboundBudget budget, Executor senders) {
         this(subscriber, budget, senders, new DeliveryCounts());
@@ -102,16 +68,28 @@ final class OutboundQueue {
         this.counts = counts;
     }
 
-    /** Queues a reply or a subscription-level message; never dropped. Sends from the calling thread. */
+    /**
+     * Queues a reply or a subscription-level message; never dropped. Sends from the calling thread. Replies are
+     * charged to the connection's byte budget like events: when one does not fit, the queued events make room (their
+     * subscriptions resync, {@code slow_consumer}); a client whose unread replies alone exceed the budget, or number
+     * more than {@value #CONTROL_SLACK}, is disconnected (G12, G15).
+     */
     void control(Reply message) {
         boolean overflow;
         synchronized (this) {
             if (closed) {
                 return;
             }
-            add(new Entry(Kind.REPLY, null, message, message.body().toString(), null, message.cursor()));
-            queuedReplies++;
-            overflow = queuedReplies > CONTROL_SLACK;
+            QueueEntry entry = new QueueEntry(QueueEntry.Kind.REPLY, null, message, message.body().toString(), null,
+                    message.cursor());
+            if (!budget.admits(queuedBytes, entry.bytes)) {
+                dropEvents(new HashMap<>());
+            }
+            overflow = queuedReplies >= CONTROL_SLACK || !budget.admits(queuedBytes, entry.bytes);
+            if (!overflow) {
+                add(entry);
+                queuedReplies++;
+            }
         }
         if (overflow) {
             discard();
@@ -130,11 +108,12 @@ final class OutboundQueue {
             if (closed) {
                 return;
             }
-            Entry entry = new Entry(Kind.EVENT, subscription.id(), null, subscription.eventHead(), payload, cursor);
+            QueueEntry entry = new QueueEntry(QueueEntry.Kind.EVENT, subscription, null, subscription.eventHead(), payload,
+                    cursor);
             if (budget.admits(queuedBytes, entry.bytes)) {
                 add(entry);
             } else {
-                overflow(subscription.id(), cursor);
+                overflow(subscription, cursor);
             }
             if (sending || started) {
                 return;
@@ -156,48 +135,73 @@ final class OutboundQueue {
         }
     }
 
-    private void add(Entry entry) {
+    private void add(QueueEntry entry) {
         queue.add(entry);
         queuedBytes += entry.bytes;
         budget.add(entry.bytes);
     }
 
-    private void remove(Entry entry) {
+    private void remove(QueueEntry entry) {
         queuedBytes -= entry.bytes;
         budget.release(entry.bytes);
         switch (entry.kind) {
             case REPLY -> queuedReplies--;
-            case SLOW_CONSUMER -> slowResyncs.remove(entry.subscriptionId);
+            case SLOW_CONSUMER -> slowResyncs.remove(entry.subscription);
             default -> { }
         }
     }
 
-    private void overflow(String subscriptionId, long cursor) {
-        Map<String, Long> affected = new HashMap<>();
-        affected.put(subscriptionId, cursor);
-        for (Iterator<Entry> it = queue.iterator(); it.hasNext(); ) {
-            Entry entry = it.next();
-            if (entry.kind == Kind.EVENT) {
-                affected.merge(entry.subscriptionId, entry.cursor, Math::max);
+    private void overflow(Subscription subscription, long cursor) {
+        Map<Subscription, Long> affected = new HashMap<>();
+        affected.put(subscription, cursor);
+        droppedEvents++;
+        dropEvents(affected);
+    }
+
+    /**
+     * Drops every queued event; each subscription that lost one ({@code affected} holds any already lost, with its
+     * newest cursor) gets one {@code slow_consumer} marker, or its pending marker moves forward.
+     */
+    private void dropEvents(Map<Subscription, Long> affected) {
+        for (Iterator<QueueEntry> it = queue.iterator(); it.hasNext(); ) {
+            QueueEntry entry = it.next();
+            if (entry.kind == QueueEntry.Kind.EVENT) {
+                affected.merge(entry.subscription, entry.cursor, Math::max);
                 it.remove();
                 remove(entry);
                 droppedEvents++;
             }
         }
-        droppedEvents++;
-        affected.forEach((id, newest) -> {
-            Entry pending = slowResyncs.get(id);
+        if (affected.isEmpty()) {
+            return;
+        }
+        affected.forEach((subscription, newest) -> {
+            QueueEntry pending = slowResyncs.get(subscription);
             if (pending != null) {
                 pending.cursor = Math.max(pending.cursor, newest);
             } else {
-                Entry resync = new Entry(Kind.SLOW_CONSUMER, id, null, null, null, newest);
-                slowResyncs.put(id, resync);
+                QueueEntry resync = new QueueEntry(QueueEntry.Kind.SLOW_CONSUMER, subscription, null, null, null, newest);
+                slowResyncs.put(subscription, resync);
                 add(resync);
                 counts.resync(ResyncReason.SLOW_CONSUMER);
             }
         });
         LOG.fine(() -> "Connection " + subscriber.id() + " is not keeping up: dropped its queued events, "
                 + affected.size() + " subscriptions told to resync (slow_consumer)");
+    }
+
+    /**
+     * Drops what is queued for a subscription that has ended (its events and its {@code slow_consumer} marker), so
+     * nothing of it follows its {@code unsubscribed} or its {@code error}; replies stay.
+     */
+    synchronized void forget(Subscription subscription) {
+        for (Iterator<QueueEntry> it = queue.iterator(); it.hasNext(); ) {
+            QueueEntry entry = it.next();
+            if (entry.subscription == subscription) {
+                it.remove();
+                remove(entry);
+            }
+        }
     }
 
     /** Messages waiting to be sent, for health data. */
@@ -227,7 +231,7 @@ final class OutboundQueue {
     /** Sends queued messages one at a time; each completion sends the next. */
     private void pump() {
         while (true) {
-            Entry next;
+            QueueEntry next;
             synchronized (this) {
                 if (sending || closed || queue.isEmpty()) {
                     return;
@@ -238,7 +242,7 @@ final class OutboundQueue {
                 inSend = Thread.currentThread();
             }
             try {
-                Kind kind = next.kind;
+                QueueEntry.Kind kind = next.kind;
                 subscriber.send(next.message(), failure -> sent(kind, failure));
             } catch (RuntimeException e) {
                 sent(next.kind, e);
@@ -250,8 +254,8 @@ final class OutboundQueue {
         }
     }
 
-    private void sent(Kind kind, Throwable failure) {
-        if (failure == null && kind == Kind.EVENT) {
+    private void sent(QueueEntry.Kind kind, Throwable failure) {
+        if (failure == null && kind == QueueEntry.Kind.EVENT) {
             counts.delivered();
         }
         boolean synchronous;

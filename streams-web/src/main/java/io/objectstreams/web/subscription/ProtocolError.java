@@ -12,17 +12,59 @@ public final class ProtocolError extends Exception {
 
     private static final long serialVersionUID = 1L;
 
+    /** The most of a client's own text quoted back in a message ({@link #quoted}). */
+    static final int MAX_QUOTED_CHARS = 40;
+    /** The longest message sent, whatever it quotes: a refusal must cost the server less than the request did. */
+    static final int MAX_MESSAGE_CHARS = 300;
+    /** The longest {@link #details} sent; longer ones are left out, and the message says so. */
+    static final int MAX_DETAILS_CHARS = 2_048;
+
     private final ErrorCode code;
     private final transient JsonObject details;
+    private final String subscriptionId;
 
     public ProtocolError(ErrorCode code, String message) {
         this(code, message, null);
     }
 
     public ProtocolError(ErrorCode code, String message, JsonObject details) {
+        this(code, bounded(message, details), details == null || details.toString().length() <= MAX_DETAILS_CHARS
+                ? details : null, null);
+    }
+
+    private ProtocolError(ErrorCode code, String message, JsonObject details, String subscriptionId) {
         super(message, null, false, false);
         this.code = code;
         this.details = details;
+        this.subscriptionId = subscriptionId;
+    }
+
+    /**
+     * This refusal as the answer about subscription {@code id}: the reply carries it as {@code subscription_id}, so
+     * a client routes it to the subscription it concerns (never silent). An id it already names is kept.
+     */
+    public ProtocolError about(String id) {
+        return subscriptionId != null || id == null ? this : new ProtocolError(code, getMessage(), details, id);
+    }
+
+    /** The subscription this refusal is about, or {@code null} when it concerns the request or the connection. */
+    public String subscriptionId() {
+        return subscriptionId;
+    }
+
+    /**
+     * A client's own text, quoted in a message: at most {@value #MAX_QUOTED_CHARS} characters of it, so a refusal
+     * never echoes what a client chose to make large (G12, G15).
+     */
+    public static String quoted(String clientText) {
+        return "'" + (clientText.length() <= MAX_QUOTED_CHARS ? clientText
+                : clientText.substring(0, MAX_QUOTED_CHARS) + "...' (" + clientText.length() + " characters)") + "'";
+    }
+
+    private static String bounded(String message, JsonObject details) {
+        String text = message.length() <= MAX_MESSAGE_CHARS ? message : message.substring(0, MAX_MESSAGE_CHARS) + "...";
+        return details != null && details.toString().length() > MAX_DETAILS_CHARS
+                ? text + " (details left out: longer than " + MAX_DETAILS_CHARS + " characters)" : text;
     }
 
     public ErrorCode code() {

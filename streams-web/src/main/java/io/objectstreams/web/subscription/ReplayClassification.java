@@ -73,7 +73,8 @@ final class ReplayClassification {
     static SubscriptionStart set(List<StreamEvent> rows, Set<String> current, Set<String> clientMembers,
                                  Function<Set<String>, Set<String>> visible, long from, long cursor, int replayLimit) {
         if (from >= cursor) {
-            return SubscriptionStart.live(clientMembers != null ? clientMembers : current, from);
+            return clientMembers != null ? withMembers(List.of(), current, clientMembers, visible, from)
+                    : SubscriptionStart.live(current, from);
         }
         List<ChangedSubject> changed = ChangedSubject.coalesce(rows).values().stream()
                 .sorted(Comparator.comparingLong(c -> c.event().cursor())).toList();
@@ -81,13 +82,40 @@ final class ReplayClassification {
             return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
         }
         if (clientMembers != null) {
-            List<Delivery> replay = new ArrayList<>();
-            for (ChangedSubject subject : changed) {
-                replay.add(new Delivery(subject.event(), !subject.deleted() && current.contains(subject.pk())));
-            }
-            return new SubscriptionStart(clientMembers, from, replay, null);
+            return withMembers(changed, current, clientMembers, visible, from);
         }
         return withoutMembers(changed, current, visible, from, cursor);
+    }
+
+    /**
+     * Classifies from what the client says it holds, trusting it only where the viewer can read: a named pk the
+     * viewer cannot read now (hidden, deleted, or never existing, which must look alike) is dropped and answered
+     * {@code removed} once, with nothing else, so what the client hears never depends on the life of an object it
+     * may not see (G8). A deleted member the client really held is answered the same way.
+     */
+    private static SubscriptionStart withMembers(List<ChangedSubject> changed, Set<String> current, Set<String> named,
+                                                 Function<Set<String>, Set<String>> visible, long from) {
+        Set<String> outside = new HashSet<>(named);
+        outside.removeAll(current);
+        Set<String> readable = outside.isEmpty() ? Set.of() : visible.apply(outside);
+        Set<String> held = new HashSet<>();
+        List<String> unreadable = new ArrayList<>();
+        for (String pk : named) {
+            if (current.contains(pk) || readable.contains(pk)) {
+                held.add(pk);
+            } else {
+                unreadable.add(pk);
+            }
+        }
+        unreadable.sort(Comparator.naturalOrder());
+        List<Delivery> replay = new ArrayList<>();
+        for (ChangedSubject subject : changed) {
+            String pk = subject.pk();
+            if (held.contains(pk) || !named.contains(pk)) {
+                replay.add(new Delivery(subject.event(), !subject.deleted() && current.contains(pk)));
+            }
+        }
+        return new SubscriptionStart(held, from, replay, null, unreadable);
     }
 
     private static SubscriptionStart withoutMembers(List<ChangedSubject> changed, Set<String> current,

@@ -17,6 +17,7 @@ import jakarta.json.JsonObjectBuilder;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Logger;
 
 /**
  * Reads what a new subscription starts with: its validated filter, its members, and for a client's cursor what it
@@ -24,6 +25,9 @@ import java.util.Set;
  * the session applies what this returns.
  */
 class ReplayPlanner {
+
+    private static final Logger LOG = Logger.getLogger(ReplayPlanner.class.getName());
+    private static final RateLimitedLog FAILURES = new RateLimitedLog(java.time.Duration.ofMinutes(1));
 
     private final Visibility visibility;
     private final StreamsFeed feed;
@@ -42,7 +46,7 @@ class ReplayPlanner {
      */
     Filter filter(SubscribeRequest request) throws ProtocolError {
         VisibilityPolicy<?> policy = visibility.policy(request.model()).orElseThrow(() -> new ProtocolError(
-                ErrorCode.NOT_FOUND, "There is no subscribable model " + request.model()));
+                ErrorCode.NOT_FOUND, "There is no subscribable model " + ProtocolError.quoted(request.model())));
         if (request.kind() != SubscriptionKind.FILTER) {
             return Filter.NONE;
         }
@@ -53,6 +57,17 @@ class ReplayPlanner {
             invalid.errors().forEach((key, messages) -> details.add(key, Messages.JSON.createArrayBuilder(messages)));
             throw new ProtocolError(ErrorCode.INVALID_FILTER, "Subscription filters are invalid.", details.build());
         }
+    }
+
+    /**
+     * The request with its pk and members spelled as the model's events spell them: {@code "007"} names the order
+     * whose events say {@code "7"}, and must follow them.
+     */
+    SubscribeRequest canonical(SubscribeRequest request) {
+        if (request.pk() == null && request.members() == null) {
+            return request;
+        }
+        return request.canonical(pk -> visibility.canonicalPk(request.model(), pk));
     }
 
     /**
@@ -78,9 +93,11 @@ class ReplayPlanner {
             }
             return request.isObject() ? replayObject(request, members, from, cursor)
                     : replaySet(viewer, request, members, from, cursor);
-        } catch (SQLException e) {
-            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "The subscription could not be started: "
-                    + e.getMessage() + "; retry shortly");
+        } catch (SQLException | RuntimeException e) {
+            // The database went away mid-subscribe (JDBC, or the persistence provider's queries): the client is told
+            // to retry, by the subscription's id; the database's own words (SQL, hosts, users) go to the log only.
+            FAILURES.log(LOG, "A subscription to " + request.model() + " could not read how it starts", e);
+            throw new ProtocolError(ErrorCode.UNAVAILABLE, "The subscription could not be started; retry shortly");
         }
     }
 
@@ -126,7 +143,7 @@ class ReplayPlanner {
      */
     private Set<String> visibleObject(Viewer viewer, SubscribeRequest request) throws ProtocolError {
         if (visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty()) {
-            throw new ProtocolError(ErrorCode.NOT_FOUND, request.model() + " " + request.pk()
+            throw new ProtocolError(ErrorCode.NOT_FOUND, request.model() + " " + ProtocolError.quoted(request.pk())
                     + " does not exist or is not visible to you");
         }
         return Set.of(request.pk());

@@ -3,8 +3,8 @@ package io.objectstreams.web.subscription;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
-import io.objectstreams.feed.ConnectionSettings;
 import io.objectstreams.protocol.ResyncReason;
+import io.objectstreams.web.filter.Filter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -62,10 +62,21 @@ public final class StreamSession {
     }
 
     /** Starts a subscription: {@code subscribed}, then its replay or resync, then its live events. */
-    public void subscribe(SubscribeRequest request) throws ProtocolError {
-        String id = request.subscriptionId() != null ? request.subscriptionId() : "sub_" + nextId++;
+    public void subscribe(SubscribeRequest asked) throws ProtocolError {
+        String id = asked.subscriptionId() != null ? asked.subscriptionId() : "sub_" + nextId++;
+        try {
+            start(id, asked);
+        } catch (ProtocolError refused) {
+            // A duplicate id names the subscription that stays active: that error is about the request only.
+            throw refused.code() == ErrorCode.DUPLICATE_SUBSCRIPTION ? refused : refused.about(id);
+        }
+    }
+
+    private void start(String id, SubscribeRequest asked) throws ProtocolError {
         checkRoomFor(id);
-        Subscription subscription = new Subscription(id, request, planner.filter(request), viewer);
+        Filter filter = planner.filter(asked);
+        SubscribeRequest request = planner.canonical(asked);
+        Subscription subscription = new Subscription(id, request, filter, viewer);
         long cursor = join(subscription);
         SubscriptionStart start;
         try {
@@ -87,12 +98,9 @@ public final class StreamSession {
 
     private synchronized void checkRoomFor(String id) throws ProtocolError {
         if (subscriptions.containsKey(id)) {
-            throw new ProtocolError(ErrorCode.DUPLICATE_SUBSCRIPTION, "Subscription " + id + " is already active");
+            throw new ProtocolError(ErrorCode.DUPLICATE_SUBSCRIPTION, "Subscription " + ProtocolError.quoted(id) + " is already active");
         }
-        if (subscriptions.size() >= limits.maxSubscriptions()) {
-            throw new ProtocolError(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds "
-                    + subscriptions.size() + " subscriptions (streams.websocket.max-subscriptions)");
-        }
+        limits.checkSubscriptionRoom(subscriptions.size());
     }
 
     /**
@@ -114,19 +122,20 @@ public final class StreamSession {
     }
 
     private synchronized void forget(String id) {
-        subscriptions.remove(id);
+        Subscription ended = subscriptions.remove(id);
         starting.remove(id);
+        if (ended != null) {
+            outbound.forget(ended);
+        }
     }
 
     /** Refuses a subscription that would make this connection's subscriptions hold too many objects together. */
     private void checkMemberRoom(String id, SubscriptionStart start) throws ProtocolError {
-        int held = memberPks();
-        if (held + start.members().size() > limits.maxConnectionMemberPks()) {
+        try {
+            limits.checkMemberRoom(memberPks(), start.members().size());
+        } catch (ProtocolError refused) {
             forget(id);
-            throw new ProtocolError(ErrorCode.MEMBER_LIMIT_EXCEEDED, "This subscription would hold "
-                    + start.members().size() + " objects and this connection's subscriptions already hold " + held
-                    + "; together they may hold " + limits.maxConnectionMemberPks()
-                    + " (" + ConnectionSettings.MAX_MEMBER_PKS.key() + "). Unsubscribe or narrow a filter");
+            throw refused;
         }
     }
 
@@ -134,6 +143,10 @@ public final class StreamSession {
     private void begin(Subscription subscription, SubscriptionStart start, long cursor) {
         subscription.start(start.members(), start.replayFrom());
         outbound.control(Messages.subscribed(subscription.id(), subscription.request(), cursor));
+        for (String pk : start.unreadable()) {
+            outbound.event(subscription, start.replayFrom(),
+                    Messages.unreadableMemberPayload(subscription.model(), pk, start.replayFrom()));
+        }
         if (start.resyncReason() != null) {
             resyncNow(subscription, cursor, start.resyncReason());
         }
@@ -156,11 +169,16 @@ public final class StreamSession {
 
     /** Ends a subscription: {@code unsubscribed}, or {@code not_subscribed}. */
     public void unsubscribe(String id) throws ProtocolError {
+        if (id.length() > SubscribeRequest.MAX_ID_CHARS) {
+            throw new ProtocolError(ErrorCode.NOT_SUBSCRIBED, "No subscription has an id longer than "
+                    + SubscribeRequest.MAX_ID_CHARS + " characters");
+        }
         synchronized (this) {
-            if (subscriptions.remove(id) == null) {
-                throw new ProtocolError(ErrorCode.NOT_SUBSCRIBED, "No active subscription " + id);
+            if (!subscriptions.containsKey(id)) {
+                throw new ProtocolError(ErrorCode.NOT_SUBSCRIBED, "No active subscription " + ProtocolError.quoted(id))
+                        .about(id);
             }
-            starting.remove(id);
+            forget(id);
         }
         outbound.control(Messages.unsubscribed(id));
     }
@@ -231,7 +249,7 @@ public final class StreamSession {
     synchronized void end(Subscription subscription, ProtocolError error) {
         if (holds(subscription)) {
             forget(subscription.id());
-            outbound.control(Messages.error(error));
+            outbound.control(Messages.error(error.about(subscription.id())));
         }
     }
 

@@ -16,6 +16,9 @@ import java.util.Set;
 public record SubscribeRequest(SubscriptionKind kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
                         JsonValue ordering, JsonValue shape, Set<String> members) {
 
+    /** The longest {@code subscription_id}: it heads every event of its subscription. */
+    public static final int MAX_ID_CHARS = 200;
+
     private static final Set<String> FIELDS = Set.of("op", "kind", "model", "pk", "filter", "filters", "cursor",
             "subscription_id", "search", "ordering", "shape", "members");
 
@@ -28,7 +31,7 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
     public static SubscribeRequest parse(JsonObject message) throws ProtocolError {
         for (String field : message.keySet()) {
             if (!FIELDS.contains(field)) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Unknown field '" + field + "' in subscribe");
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Unknown field " + ProtocolError.quoted(field) + " in subscribe");
             }
         }
         if (message.containsKey("search")) {
@@ -64,6 +67,10 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
             }
         }
         String id = message.containsKey("subscription_id") ? required(message, "subscription_id") : null;
+        if (id != null && id.length() > MAX_ID_CHARS) {
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "subscription_id is longer than " + MAX_ID_CHARS
+                    + " characters");
+        }
         Long cursor = null;
         if (message.containsKey("cursor") && message.get("cursor").getValueType() != JsonValue.ValueType.NULL) {
             if (!(message.get("cursor") instanceof JsonNumber number) || !number.isIntegral()
@@ -111,6 +118,19 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
 
     private static String abbreviated(String text) {
         return text.length() <= 30 ? text : text.substring(0, 27) + "...";
+    }
+
+    /** This request with its pk and members spelled as {@code canonical} spells them (events' spelling). */
+    SubscribeRequest canonical(java.util.function.UnaryOperator<String> canonical) {
+        Set<String> spelled = null;
+        if (members != null) {
+            spelled = new java.util.LinkedHashSet<>();
+            for (String member : members) {
+                spelled.add(canonical.apply(member));
+            }
+        }
+        return new SubscribeRequest(kind, model, pk == null ? null : canonical.apply(pk), filter, subscriptionId, cursor,
+                ordering, shape, spelled);
     }
 
     boolean isObject() {

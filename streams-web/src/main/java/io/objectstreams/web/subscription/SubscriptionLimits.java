@@ -1,6 +1,8 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.feed.ConnectionSettings;
 import io.objectstreams.feed.TransportSettings;
+import io.objectstreams.protocol.ErrorCode;
 
 /**
  * The limits a connection's subscriptions are held to, whatever the transport (G15); see docs/configuration.md.
@@ -14,6 +16,24 @@ import io.objectstreams.feed.TransportSettings;
  */
 record SubscriptionLimits(int maxSubscriptions, int maxMemberPks, int maxConnectionMemberPks, long maxConnectionBytes,
                           int replayLimit) {
+
+    /** Refuses one more subscription on a connection that holds {@code held} ({@code subscription_limit_exceeded}). */
+    void checkSubscriptionRoom(int held) throws ProtocolError {
+        if (held >= maxSubscriptions) {
+            throw new ProtocolError(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds " + held
+                    + " subscriptions (streams.websocket.max-subscriptions)");
+        }
+    }
+
+    /** Refuses a subscription of {@code adding} objects where the connection's hold {@code held} together. */
+    void checkMemberRoom(int held, int adding) throws ProtocolError {
+        if (held + adding > maxConnectionMemberPks) {
+            throw new ProtocolError(ErrorCode.MEMBER_LIMIT_EXCEEDED, "This subscription would hold " + adding
+                    + " objects and this connection's subscriptions already hold " + held + "; together they may hold "
+                    + maxConnectionMemberPks + " (" + ConnectionSettings.MAX_MEMBER_PKS.key()
+                    + "). Unsubscribe or narrow a filter");
+        }
+    }
 
     static SubscriptionLimits of(TransportSettings settings) {
         return new SubscriptionLimits(settings.maxSubscriptions(), settings.maxMemberPks(),

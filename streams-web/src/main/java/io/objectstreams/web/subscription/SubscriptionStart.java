@@ -12,8 +12,15 @@ import java.util.Set;
  * @param replayFrom   the cursor after which events reach the subscription
  * @param replay       the replayed events, in the order they are applied
  * @param resyncReason why the subscription resyncs at once, or {@code null}
+ * @param unreadable   pks the client named in {@code members} that the viewer cannot read now, whether they exist or
+ *                     not: each is answered with one {@code removed} that says nothing else (G8), and is not a member
  */
-record SubscriptionStart(Set<String> members, long replayFrom, List<Delivery> replay, ResyncReason resyncReason) {
+record SubscriptionStart(Set<String> members, long replayFrom, List<Delivery> replay, ResyncReason resyncReason,
+                         List<String> unreadable) {
+
+    SubscriptionStart(Set<String> members, long replayFrom, List<Delivery> replay, ResyncReason resyncReason) {
+        this(members, replayFrom, replay, resyncReason, List.of());
+    }
 
     /** Live from {@code cursor}, holding {@code members}, with nothing to replay. */
     static SubscriptionStart live(Set<String> members, long cursor) {

@@ -17,5 +17,9 @@
  * {@code OutboundQueue} and {@code OutboundBudget} (G15); {@code Admission}; {@code DeliveryCounts};
  * {@code Messages}. A session the fan-out cannot even tell to resync is handed to a callback the registry passes
  * in, so the fan-out never names the registry.
+ *
+ * <p>Batches and gaps reach the registry from the listener through
+ * {@link io.objectstreams.internal.delivery.DeliveryTargets}, not as CDI events: CDI stops at the first observer that
+ * throws, and an application's observer must not be able to keep a batch from subscribers (G10).
  */
 package io.objectstreams.web.subscription;

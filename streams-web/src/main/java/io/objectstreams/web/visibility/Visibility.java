@@ -64,6 +64,14 @@ public class Visibility {
         return Optional.ofNullable(policies().get(model));
     }
 
+    /**
+     * Whether some policy lets anonymous viewers read anything: otherwise a connection without a principal could
+     * only ever be told "nothing", and is refused with 401 instead of taking a slot.
+     */
+    public boolean admitsAnonymous() {
+        return policies().values().stream().anyMatch(VisibilityPolicy::admitsAnonymous);
+    }
+
     /** Every role some policy consults, to be captured when a connection is authenticated. */
     public Set<String> declaredRoles() {
         Set<String> roles = new HashSet<>();
@@ -145,6 +153,21 @@ public class Visibility {
     private EntityManagerFactory factory(VisibilityPolicy<?> policy) {
         return factories.computeIfAbsent(StreamsFeed.modelLabel(policy.entity()),
                 model -> policy.entityManager().getEntityManagerFactory());
+    }
+
+    /**
+     * A pk of {@code model} as its events spell it ({@code "7"} for {@code "007"} of a numeric id, a UUID in lower
+     * case); unchanged when it cannot be an id of the model, which then names nothing.
+     */
+    public String canonicalPk(String model, String pk) {
+        Optional<VisibilityPolicy<?>> policy = policy(model);
+        if (policy.isEmpty()) {
+            return pk;
+        }
+        EntityManagerFactory factory = factory(policy.get());
+        var entity = factory.getMetamodel().entity(policy.get().entity());
+        Object id = parseId(pk, entity.getIdType().getJavaType());
+        return id == null ? pk : id.toString();
     }
 
     /** A pk that cannot be an id of this entity names nothing, so nothing visible. */

@@ -39,9 +39,14 @@
  * @property {number} [initialDelayMs] first reconnect delay, default 500
  * @property {number} [maxDelayMs] reconnect delay cap, default 15000
  * @property {number} [heartbeatSeconds] SSE heartbeat, default 25
+ * @property {(error: StreamMessage) => void} [onError] an `error` about no subscription (a malformed request, a
+ *   refused connection); an error about a subscription goes to that subscription's `onError`
  */
 
 let nextId = 1;
+
+/** Error codes that say "not now" rather than "never": the subscription is retried, not ended. */
+const RETRIED = new Set(['unavailable', 'connection_limit_exceeded']);
 
 /** One subscription; survives reconnects, resuming from the last cursor it processed. */
 export class Subscription {
@@ -109,6 +114,11 @@ export class Subscription {
         o.onResync?.(message, this);
         break;
       case 'error':
+        if (RETRIED.has(message.code)) {
+          // Not a refusal: the server cannot start it now. It stays, and is sent again after a backoff.
+          this.client._retry(this);
+          break;
+        }
         this.active = false;
         this.client._forget(this);
         o.onError?.(message, this);
@@ -171,6 +181,19 @@ export class StreamsClient {
     }
   }
 
+  /** Sends a subscription again after a backoff, on whatever transport is up then. */
+  _retry(subscription) {
+    this.attempt++;
+    setTimeout(() => {
+      if (this.closed || !subscription.active) return;
+      if (this.transport === 'sse') {
+        if (!subscription.source) this._openSse(subscription, this.attempt);
+      } else if (this.socket?.readyState === 1) {
+        this._send(subscription._message());
+      }
+    }, this._delay());
+  }
+
   _forget(subscription) {
     this.subscriptions.delete(subscription.id);
     subscription.source?.close();
@@ -213,7 +236,9 @@ export class StreamsClient {
       } catch {
         return;
       }
-      this.subscriptions.get(message.subscription_id)?._receive(message);
+      const subscription = this.subscriptions.get(message.subscription_id);
+      if (subscription) subscription._receive(message);
+      else if (message.type === 'error') this.options.onError?.(message); // never dropped silently
     };
     socket.onclose = () => {
       this.socket = null;
@@ -258,16 +283,47 @@ export class StreamsClient {
       this.attempt = 0;
       this._setState('open');
     };
-    source.onerror = () => {
+    let opened = false;
+    source.addEventListener('open', () => { opened = true; });
+    source.onerror = async () => {
       // The stream ended (its lifetime, a slow client, a restart) or could not open: reopen it ourselves, from
-      // the last processed cursor and the members held now.
+      // the last processed cursor and the members held now. EventSource hides why a stream could not open, so
+      // ask once: a refusal (4xx but 429) ends the subscription through onError instead of retrying for ever.
       source.close();
       if (subscription.source !== source || !subscription.active || this.closed) return;
       subscription.source = null;
+      if (!opened) {
+        const refusal = await this._refusal(url);
+        if (!subscription.active || this.closed || subscription.source) return;
+        if (refusal) {
+          subscription._receive({type: 'error', subscription_id: subscription.id, ...refusal});
+          return;
+        }
+      }
       this.attempt = attempt + 1;
       this._setState('reconnecting');
       setTimeout(() => this._openSse(subscription, attempt + 1), this._delay());
     };
+  }
+
+  /**
+   * Why the server refuses a stream for good, or null to retry. Asks with fetch (dropping a stream that does open
+   * at once). Only the server's own answer ends a subscription: a 4xx whose JSON body carries a code that is not
+   * "not now". A 404 page of a server being redeployed, a proxy's 403, a 429, a 5xx or no answer are retried.
+   */
+  async _refusal(url) {
+    const abort = new AbortController();
+    try {
+      const response = await fetch(url, {credentials: 'include', signal: abort.signal});
+      if (response.status < 400 || response.status >= 500) return null;
+      const body = await response.json();
+      if (typeof body?.code !== 'string' || RETRIED.has(body.code)) return null;
+      return {code: body.code, message: body.message, status: response.status};
+    } catch {
+      return null; // no answer, or not the server's JSON
+    } finally {
+      abort.abort();
+    }
   }
 }
 

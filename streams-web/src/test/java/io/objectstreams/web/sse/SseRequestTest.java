@@ -102,9 +102,13 @@ class SseRequestTest {
 
     @Test
     void membersAreRepeatedOrCommaSeparatedAndReadOnlyWhenResuming() throws ProtocolError {
-        assertThat(parse("kind=model&members=1,2&members=3", "7").request().members()).containsExactly("1", "2", "3");
-        assertThat(parse("kind=model&members=", "7").request().members()).isEmpty();
+        assertThat(parse("kind=model&cursor=7&members=1,2&members=3", null).request().members()).containsExactly("1", "2", "3");
+        assertThat(parse("kind=model&cursor=7&members=", "7").request().members()).isEmpty();
         assertThat(parse("kind=model&members=1,2", null).request().members()).as("not resuming").isNull();
+        // Issue 26, item 7: the URL's members are those held at the URL's cursor, not at a newer Last-Event-ID.
+        assertThat(parse("kind=model&cursor=5&members=1,2", "7").request().members()).as("held at 5, not 7").isNull();
+        assertThat(parse("kind=model&members=1,2", "7").request().members()).as("held at no known cursor").isNull();
+        assertThat(parse("kind=model&cursor=5&members=1,2", "7").request().cursor()).isEqualTo(7L);
         refused("pk=5&members=1", "7", "invalid_kind");
         refused("kind=model&members=1,,2", "7", "invalid_members");
     }

@@ -229,6 +229,101 @@ class OutboundQueueTest {
     }
 
     /**
+     * Issue 26, item 10: the {@code slow_consumer} marker belongs to a subscription, not to its id: a subscription
+     * that ended and one started again under the same id are each told to resync, each through its own cursor.
+     */
+    @Test
+    void aSubscriptionStartedAgainUnderTheSameIdGetsItsOwnSlowConsumerMarker() {
+        StalledClient client = new StalledClient();
+        OutboundBudget budget = new OutboundBudget(4 * 1024, 64 << 20, () -> 1);
+        OutboundQueue queue = new OutboundQueue(client, budget, Runnable::run);
+        Subscription ended = subscription("same");
+        Subscription again = subscription("same");
+        int cursor = 0;
+        while (queue.droppedEvents() == 0) {
+            cursor++;
+            queue.event(ended, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+        }
+        long droppedBefore = queue.droppedEvents();
+        while (queue.droppedEvents() == droppedBefore) {
+            cursor++;
+            queue.event(again, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+        }
+        List<JsonObject> resyncs = client.read().stream()
+                .filter(m -> m.getString("type").equals("resync_required")).toList();
+        assertThat(resyncs).as("one marker each").hasSize(2);
+    }
+
+    /** Nothing of an ended subscription follows its end: its queued events and marker are dropped, replies stay. */
+    @Test
+    void forgettingASubscriptionDropsItsQueuedEventsAndMarkerButNotReplies() {
+        StalledClient client = new StalledClient();
+        OutboundBudget budget = new OutboundBudget(4 * 1024, 64 << 20, () -> 1);
+        OutboundQueue queue = new OutboundQueue(client, budget, Runnable::run);
+        Subscription ended = subscription("ended");
+        Subscription other = subscription("other");
+        queue.control(Messages.unsubscribed("x"));
+        int cursor = 0;
+        while (queue.droppedEvents() == 0) {
+            cursor++;
+            queue.event(ended, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+        }
+        queue.event(ended, ++cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+        queue.event(other, ++cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+        queue.forget(ended);
+        List<JsonObject> sent = client.read();
+        assertThat(sent).as("only the reply in flight, and the other subscription's event")
+                .extracting(m -> m.getString("subscription_id")).containsExactly("x", "other");
+        assertThat(budget.queuedBytes()).isZero();
+    }
+
+    /** Issue 26, item 2: replies count toward the byte budget; replies alone past it disconnect the client. */
+    @Test
+    void unreadRepliesAreChargedToTheBudgetAndAClientPastItInRepliesIsDisconnected() {
+        StalledClient client = new StalledClient();
+        OutboundBudget budget = new OutboundBudget(64 * 1024, 64 << 20, () -> 1);
+        OutboundQueue queue = new OutboundQueue(client, budget, Runnable::run);
+        String echo = "y".repeat(8_000);
+        for (int i = 0; i < 20 && client.closedBecause == null; i++) {
+            queue.control(new Reply(MessageType.ERROR, Json.createObjectBuilder().add("type", "error")
+                    .add("code", "invalid_request").add("message", echo + i).build()));
+            assertThat(budget.queuedBytes()).isLessThanOrEqualTo(64 * 1024);
+        }
+        assertThat(client.closedBecause).contains("unread replies");
+        assertThat(budget.queuedBytes()).as("everything queued is returned").isZero();
+    }
+
+    @Test
+    void aReplyThatDoesNotFitMakesRoomByResyncingTheQueuedEvents() {
+        StalledClient client = new StalledClient();
+        OutboundBudget budget = new OutboundBudget(16 * 1024, 64 << 20, () -> 1);
+        OutboundQueue queue = new OutboundQueue(client, budget, Runnable::run);
+        Subscription subscription = subscription("s");
+        int cursor = 0;
+        while (budget.queuedBytes() < 15 * 1024) {
+            cursor++;
+            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+        }
+        queue.control(new Reply(MessageType.ERROR, Json.createObjectBuilder().add("type", "error")
+                .add("code", "invalid_request").add("message", "z".repeat(4_000)).build()));
+        assertThat(client.closedBecause).isNull();
+        List<String> types = client.read().stream().map(m -> m.getString("type")).toList();
+        assertThat(types).contains("resync_required", "error");
+        assertThat(types.stream().filter("event"::equals).count()).as("only the event already in flight").isLessThanOrEqualTo(1);
+    }
+
+    /** Issue 26, item 2: a refusal quotes at most a short prefix of what the client sent. */
+    @Test
+    void aRefusalNeverEchoesMoreThanAShortPrefixOfTheClientsText() {
+        String op = "o".repeat(63_000);
+        ProtocolError error = new ProtocolError(io.objectstreams.protocol.ErrorCode.INVALID_REQUEST,
+                "Unknown op " + op + "; expected subscribe or unsubscribe");
+        assertThat(Messages.error(error).body().toString()).hasSizeLessThan(ProtocolError.MAX_MESSAGE_CHARS + 100);
+        assertThat(ProtocolError.quoted(op)).hasSizeLessThan(ProtocolError.MAX_QUOTED_CHARS + 40);
+        assertThat(ProtocolError.quoted("short")).isEqualTo("'short'");
+    }
+
+    /**
      * G15's aim: a queued event costs at most 100 bytes of heap beyond the payload it shares with every other
      * subscriber. Measured, not computed: 200,000 events queued for a client that reads nothing.
      */

@@ -140,17 +140,44 @@ class ReplayClassificationTest {
                     row(105, "joined", EventOperation.UPDATED, "status"),
                     row(106, "outside", EventOperation.UPDATED, "status"),
                     row(107, "neverHeld", EventOperation.DELETED));
-            // Now visible and matching: kept and joined. left no longer matches, hidden is no longer visible.
+            // Now visible and matching: kept and joined. left is visible but no longer matches; hidden is no longer
+            // visible, gone no longer exists.
             Set<String> current = Set.of("kept", "joined", "unchanged");
-            SubscriptionStart start = ReplayClassification.set(rows, current, clientHeld, NOTHING_ASKED, FROM, CURSOR, 10);
+            SubscriptionStart start = ReplayClassification.set(rows, current, clientHeld, readable("left"), FROM,
+                    CURSOR, 10);
 
             assertThat(start.resyncReason()).isNull();
             assertThat(received(start)).containsExactly(
                     Map.entry("kept", ListAction.CHANGED),
                     Map.entry("left", ListAction.REMOVED),
-                    Map.entry("hidden", ListAction.REMOVED),
-                    Map.entry("gone", ListAction.DELETED),
                     Map.entry("joined", ListAction.ADDED));
+            assertThat(start.unreadable()).as("answered removed, and nothing else").containsExactly("gone", "hidden");
+            assertThat(start.members()).as("held at the client's cursor; the replay adds joined")
+                    .containsExactlyInAnyOrder("kept", "left");
+        }
+
+        /** Issue 26, item 1: what a client names must not let it follow an object it cannot read (G8). */
+        @Test
+        void aNamedPkTheViewerCannotReadIsAnsweredAlikeWhetherItChangedWasDeletedOrNeverExisted() {
+            List<StreamEvent> rows = List.of(row(101, "alicesChanged", EventOperation.UPDATED, "note"),
+                    row(102, "alicesDeleted", EventOperation.DELETED));
+            Set<String> named = Set.of("alicesChanged", "alicesQuiet", "alicesDeleted", "never", "mine");
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("mine"), named, readable(), FROM, CURSOR, 10);
+            assertThat(start.unreadable()).containsExactly("alicesChanged", "alicesDeleted", "alicesQuiet", "never");
+            assertThat(start.replay()).as("no replayed row of an unreadable object").isEmpty();
+            assertThat(start.members()).containsExactly("mine");
+
+            SubscriptionStart quietWorld = ReplayClassification.set(List.of(), Set.of("mine"), named, readable(), FROM,
+                    FROM, 10);
+            assertThat(quietWorld.unreadable()).as("the same answer when nothing changed")
+                    .isEqualTo(start.unreadable());
+
+            Subscription subscription = new Subscription("s", new SubscribeRequest(SubscriptionKind.MODEL, "m", null,
+                    null, "s", FROM, null, null), Filter.NONE, Viewer.anonymous());
+            subscription.start(start.members(), start.replayFrom());
+            assertThat(subscription.effect(row(130, "alicesChanged", EventOperation.UPDATED, "note"), false))
+                    .as("and nothing live").isNull();
+            assertThat(subscription.effect(row(131, "alicesQuiet", EventOperation.DELETED), false)).isNull();
         }
 
         @Test
@@ -158,7 +185,7 @@ class ReplayClassificationTest {
             List<StreamEvent> rows = List.of(row(101, "left", EventOperation.UPDATED, "status"),
                     row(102, "joined", EventOperation.UPDATED, "status"));
             SubscriptionStart start = ReplayClassification.set(rows, Set.of("joined"), Set.of("left", "quiet"),
-                    NOTHING_ASKED, FROM, CURSOR, 10);
+                    readable("left", "quiet"), FROM, CURSOR, 10);
             Subscription subscription = new Subscription("s", new SubscribeRequest(SubscriptionKind.MODEL, "m", null, null, "s", FROM,
                     null, null), Filter.NONE, Viewer.anonymous());
             subscription.start(start.members(), start.replayFrom());
@@ -191,8 +218,8 @@ class ReplayClassificationTest {
 
         @Test
         void aCursorAtTheRegistrationCursorIsLiveWithTheClientsMembers() {
-            SubscriptionStart start = ReplayClassification.set(List.of(), Set.of("now"), Set.of("held"), NOTHING_ASKED,
-                    CURSOR, CURSOR, LIMIT);
+            SubscriptionStart start = ReplayClassification.set(List.of(), Set.of("now"), Set.of("held"),
+                    readable("held"), CURSOR, CURSOR, LIMIT);
             assertThat(start.members()).containsExactly("held");
             assertThat(start.replayFrom()).isEqualTo(CURSOR);
             assertThat(start.replay()).isEmpty();

@@ -29,4 +29,12 @@ public class DeliveryResource {
         }
         return Json.createObjectBuilder().add("batches", recorder.batches()).add("events", events).build();
     }
+
+    /** Makes the recorder throw, as an application's observer might, for the next {@code failures} batches. */
+    @jakarta.ws.rs.POST
+    @Path("observer-failures")
+    public JsonObject observerFailures(@QueryParam("failures") int failures) {
+        DeliveryRecorder.FAILURES.set(failures);
+        return Json.createObjectBuilder().add("failures", failures).build();
+    }
 }
