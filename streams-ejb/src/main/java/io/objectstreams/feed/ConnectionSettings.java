@@ -10,8 +10,9 @@ public record ConnectionSettings(int max, int maxPerPrincipal, int maxAnonymous,
             "Connections of every transport this instance accepts at once.");
 
     public static final Setting<Integer> MAX_PER_PRINCIPAL = Setting.integer("streams.connections.max-per-principal",
-            1_000, 1, 10_000_000,
-            "Connections one authenticated principal may hold at once; at most streams.connections.max.");
+            32, 1, 10_000_000,
+            "Connections one authenticated principal may hold at once (a browser tab holds one WebSocket, or one SSE"
+                    + " stream per subscription); at most streams.connections.max.");
 
     public static final Setting<Integer> MAX_ANONYMOUS = Setting.integer("streams.connections.max-anonymous",
             100, 0, 10_000_000,

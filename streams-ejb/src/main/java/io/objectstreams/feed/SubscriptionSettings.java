@@ -4,7 +4,7 @@ import io.objectstreams.internal.config.ConfigValues;
 import io.objectstreams.internal.config.Setting;
 
 /** What one subscription may hold and replay, on every transport; each constant's doc says what it does. */
-public record SubscriptionSettings(int maxMemberPks, int replayLimit) {
+public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxScopes, int maxTotalMemberPks) {
 
     public static final Setting<Integer> MAX_MEMBER_PKS = Setting.integer("streams.subscriptions.max-member-pks",
             10_000, 1, 10_000_000,
@@ -14,7 +14,19 @@ public record SubscriptionSettings(int maxMemberPks, int replayLimit) {
     public static final Setting<Integer> REPLAY_LIMIT = Setting.integer("streams.replay-limit", 1000, 0, 1_000_000,
             "Missed events an object subscription replays before it is told to resync instead.");
 
+    public static final Setting<Integer> MAX_SCOPES = Setting.integer("streams.subscriptions.max-scopes", 10_000, 1,
+            10_000_000,
+            "Distinct (viewer, model, filter) scopes all subscriptions of this instance may hold together; each costs at"
+                    + " most one membership query per batch that concerns its model.");
+
+    public static final Setting<Integer> MAX_TOTAL_MEMBER_PKS = Setting.integer(
+            "streams.subscriptions.max-total-member-pks", 1_000_000, 1, 1_000_000_000,
+            "Member pks all subscriptions of this instance may hold together, about 100 bytes of heap each;"
+                    + " at least streams.subscriptions.max-member-pks.");
+
     static SubscriptionSettings from(ConfigValues values) {
-        return new SubscriptionSettings(values.get(MAX_MEMBER_PKS), values.get(REPLAY_LIMIT));
+        int maxMemberPks = values.get(MAX_MEMBER_PKS);
+        return new SubscriptionSettings(maxMemberPks, values.get(REPLAY_LIMIT), values.get(MAX_SCOPES),
+                values.get(MAX_TOTAL_MEMBER_PKS.atLeast(maxMemberPks)));
     }
 }

@@ -70,6 +70,14 @@ public record TransportSettings(SubscriptionSettings subscriptions, ConnectionSe
         return subscriptions.replayLimit();
     }
 
+    public int maxScopes() {
+        return subscriptions.maxScopes();
+    }
+
+    public int maxTotalMemberPks() {
+        return subscriptions.maxTotalMemberPks();
+    }
+
     public int maxConnections() {
         return connections.max();
     }

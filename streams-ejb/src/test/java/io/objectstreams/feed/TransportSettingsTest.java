@@ -75,7 +75,10 @@ class TransportSettingsTest {
         assertThat(settings.maxMemberPks()).isEqualTo(10_000);
         assertThat(settings.maxConnectionMemberPks()).isEqualTo(100_000);
         assertThat(settings.maxConnections()).isEqualTo(10_000);
-        assertThat(settings.maxConnectionsPerPrincipal()).isEqualTo(1_000);
+        assertThat(settings.maxConnectionsPerPrincipal()).isEqualTo(32);
+        assertThat(settings.maxAnonymousConnections()).isEqualTo(100);
+        assertThat(settings.maxScopes()).isEqualTo(10_000);
+        assertThat(settings.maxTotalMemberPks()).isEqualTo(1_000_000);
         assertThat(settings.maxConnectionBytes()).isEqualTo(1L << 20);
         assertThat(settings.maxServerBytes()).isEqualTo(64L << 20);
         assertThat(settings.maxIdle()).isZero();

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * G12: what one connection, one user and all users together may hold on an instance is bounded by config, with
  * named errors; and subscribing never needs two pooled connections at once. One server with a 4-connection
- * pool and small limits: 10 connections, 3 per principal, 5 objects per subscription and 8 per connection.
+ * pool and small limits: 10 connections, 3 per principal, 5 objects per subscription and 8 per connection, and
+ * server-wide 6 distinct scopes and 24 member pks.
  */
 class ConnectionLimitsIT {
 
@@ -40,7 +41,9 @@ class ConnectionLimitsIT {
                 "STREAMS_CONNECTIONS_MAX", "10",
                 "STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "3",
                 "STREAMS_SUBSCRIPTIONS_MAX_MEMBER_PKS", "5",
-                "STREAMS_CONNECTIONS_MAX_MEMBER_PKS", "8"));
+                "STREAMS_CONNECTIONS_MAX_MEMBER_PKS", "8",
+                "STREAMS_SUBSCRIPTIONS_MAX_SCOPES", "6",
+                "STREAMS_SUBSCRIPTIONS_MAX_TOTAL_MEMBER_PKS", "24"));
         server.awaitStarted(Duration.ofMinutes(3));
         base = server.deployment();
     }
@@ -109,6 +112,68 @@ class ConnectionLimitsIT {
             assertThat(alice.next().getString("type")).isEqualTo("unsubscribed");
             assertThat(alice.send(subscribeFilter("c", filter)).next().getString("type"))
                     .as("room again once a subscription ended").isEqualTo("subscribed");
+        }
+    }
+
+    /** Issue 26, item 4: each distinct filter is a scope, and the instance holds at most 6 of them together. */
+    @Test
+    void distinctScopesAreBoundedServerWideAndASharedScopeCostsNothing() throws Exception {
+        try (StreamClient alice = awaitAdmitted("alice")) {
+            JsonObject refused = null;
+            int started = 0;
+            for (int i = 0; i < 10 && refused == null; i++) {
+                JsonObject reply = alice.send(subscribeFilter("d" + i, "{\"total\":\"0." + (i + 11) + "\"}")).next();
+                if (reply.getString("type").equals("subscribed")) {
+                    started++;
+                } else {
+                    refused = reply;
+                }
+            }
+            assertThat(refused).as("a seventh distinct scope at the latest is refused").isNotNull();
+            assertThat(started).isLessThanOrEqualTo(6);
+            assertThat(refused.getString("code")).isEqualTo("subscription_limit_exceeded");
+            assertThat(refused.getString("message")).contains("streams.subscriptions.max-scopes");
+            assertThat(alice.send(subscribeFilter("shared", "{\"total\":\"0.11\"}")).next().getString("type"))
+                    .as("a scope already held is shared, not counted again").isEqualTo("subscribed");
+            alice.send("{\"op\":\"unsubscribe\",\"subscription_id\":\"d0\"}");
+            alice.send("{\"op\":\"unsubscribe\",\"subscription_id\":\"d1\"}");
+            assertThat(alice.next().getString("type")).isEqualTo("unsubscribed");
+            assertThat(alice.next().getString("type")).isEqualTo("unsubscribed");
+            assertThat(alice.send(subscribeFilter("again", "{\"total\":\"0.99\"}")).next().getString("type"))
+                    .as("d1's scope was given back (d0's is still shared)").isEqualTo("subscribed");
+        }
+    }
+
+    /** Issue 26, item 4: the member pks of all connections together are bounded (24 here), not only per connection. */
+    @Test
+    void memberPksAreBoundedServerWide() throws Exception {
+        String filter = fourOrdersFilter();
+        List<StreamClient> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                StreamClient alice = awaitAdmitted("alice");
+                held.add(alice);
+                assertThat(alice.send(subscribeFilter("a", filter)).next().getString("type")).isEqualTo("subscribed");
+                assertThat(alice.send(subscribeFilter("b", filter)).next().getString("type")).isEqualTo("subscribed");
+            }
+            StreamClient carol = awaitAdmitted("carol");
+            held.add(carol);
+            JsonObject refused = carol.send(subscribeFilter("c", filter)).next();
+            assertThat(refused.getString("code")).isEqualTo("member_limit_exceeded");
+            assertThat(refused.getString("message")).contains("streams.subscriptions.max-total-member-pks");
+            assertThat(refused.getString("subscription_id")).isEqualTo("c");
+            held.remove(0).close();
+            JsonObject later = null;
+            for (int attempt = 0; attempt < 50; attempt++) {
+                later = carol.send(subscribeFilter("c" + attempt, filter)).next();
+                if (later.getString("type").equals("subscribed")) {
+                    break;
+                }
+                Thread.sleep(100);
+            }
+            assertThat(later.getString("type")).as("room again once a connection closed").isEqualTo("subscribed");
+        } finally {
+            held.forEach(StreamClient::close);
         }
     }
 

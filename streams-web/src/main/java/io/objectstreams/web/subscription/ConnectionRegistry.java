@@ -14,8 +14,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +50,7 @@ public class ConnectionRegistry {
     private Admission admission;
     private OutboundBudget budget;
     private SubscriptionLimits limits;
+    private ServerTally tally;
     private ReplayPlanner planner;
     private BatchFanOut fanOut;
 
@@ -72,9 +71,13 @@ public class ConnectionRegistry {
                 settings.maxAnonymousConnections());
         budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
         limits = SubscriptionLimits.of(settings);
+        tally = new ServerTally(settings.maxScopes(), settings.maxTotalMemberPks());
         planner = new ReplayPlanner(visibility, feed, limits);
         fanOut = new BatchFanOut(visibility, ledger, new MemberReread(visibility, limits.maxMemberPks()));
         HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
+        // From here on the listener hands this registry every batch and gap itself, not through CDI. It is created
+        // with the first connection, so no session can exist before it is registered. (Created eagerly with the
+        // application instead, a bad setting failed deployment inside CDI, hiding the key it names: G14.)
         DeliveryTargets.application().register(target);
     }
 
@@ -94,7 +97,7 @@ public class ConnectionRegistry {
         admission.admit(viewer);
         OutboundQueue outbound = new OutboundQueue(subscriber, budget, senders, counts);
         StreamSession session = new StreamSession(subscriber, viewer, outbound, planner, ledger, feed::deliveredCursor,
-                limits, counts);
+                limits, counts, tally);
         sessions.put(subscriber, session);
         return session;
     }
@@ -137,14 +140,6 @@ public class ConnectionRegistry {
         return counts.endedByCause();
     }
 
-    /**
-     * Created with the application, so it is registered before any batch is delivered; the listener hands it every
-     * batch and gap itself ({@link DeliveryTargets}), not through CDI.
-     */
-    void created(@Observes @Initialized(ApplicationScoped.class) Object application) {
-        // Instantiating this bean (for the call) is the point: @PostConstruct registers it.
-    }
-
     private final class Target implements DeliveryTargets.Target {
         @Override
         public void batch(StreamBatch batch) {
@@ -176,8 +171,8 @@ public class ConnectionRegistry {
                 sseSubscriptions += held;
             }
             subscriptions += held;
-            queued += session.queuedMessages();
-            dropped += session.droppedEvents();
+            queued += session.outbound().size();
+            dropped += session.outbound().droppedEvents();
         }
         return new SessionReport(sessions.size(), sse, subscriptions, sseSubscriptions, queued, budget.queuedBytes(),
                 budget.maxServerBytes(), dropped, fanOut.failedBatches(), counts.deliveredEvents(), counts.resyncsByReason());

@@ -32,12 +32,14 @@ public final class StreamSession {
     private final LongSupplier deliveredCursor;
     private final SubscriptionLimits limits;
     private final DeliveryCounts counts;
+    private final ServerTally tally;
     private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
     private final Map<String, StartingSubscription> starting = new HashMap<>();
     private int nextId = 1;
 
     StreamSession(Subscriber subscriber, Viewer viewer, OutboundQueue outbound, ReplayPlanner planner,
-                  FanOutLedger ledger, LongSupplier deliveredCursor, SubscriptionLimits limits, DeliveryCounts counts) {
+                  FanOutLedger ledger, LongSupplier deliveredCursor, SubscriptionLimits limits, DeliveryCounts counts,
+                  ServerTally tally) {
         this.subscriber = subscriber;
         this.viewer = viewer;
         this.outbound = outbound;
@@ -46,6 +48,7 @@ public final class StreamSession {
         this.deliveredCursor = deliveredCursor;
         this.limits = limits;
         this.counts = counts;
+        this.tally = tally;
     }
 
     public Viewer viewer() {
@@ -76,7 +79,7 @@ public final class StreamSession {
         checkRoomFor(id);
         Filter filter = planner.filter(asked);
         SubscribeRequest request = planner.canonical(asked);
-        Subscription subscription = new Subscription(id, request, filter, viewer);
+        Subscription subscription = new Subscription(id, request, filter, viewer, tally);
         long cursor = join(subscription);
         SubscriptionStart start;
         try {
@@ -113,6 +116,7 @@ public final class StreamSession {
             throw new ProtocolError(ErrorCode.UNAVAILABLE, "This server has not reached the database since it"
                     + " started, so it cannot tell where your subscription would start; retry shortly");
         }
+        tally.hold(subscription.scope());
         return ledger.join(() -> add(subscription), deliveredCursor);
     }
 
@@ -126,6 +130,7 @@ public final class StreamSession {
         starting.remove(id);
         if (ended != null) {
             outbound.forget(ended);
+            ended.release();
         }
     }
 
@@ -133,6 +138,7 @@ public final class StreamSession {
     private void checkMemberRoom(String id, SubscriptionStart start) throws ProtocolError {
         try {
             limits.checkMemberRoom(memberPks(), start.members().size());
+            tally.checkMembers(start.members().size());
         } catch (ProtocolError refused) {
             forget(id);
             throw refused;
@@ -169,10 +175,7 @@ public final class StreamSession {
 
     /** Ends a subscription: {@code unsubscribed}, or {@code not_subscribed}. */
     public void unsubscribe(String id) throws ProtocolError {
-        if (id.length() > SubscribeRequest.MAX_ID_CHARS) {
-            throw new ProtocolError(ErrorCode.NOT_SUBSCRIBED, "No subscription has an id longer than "
-                    + SubscribeRequest.MAX_ID_CHARS + " characters");
-        }
+        SubscribeRequest.checkId(id, ErrorCode.NOT_SUBSCRIBED);
         synchronized (this) {
             if (!subscriptions.containsKey(id)) {
                 throw new ProtocolError(ErrorCode.NOT_SUBSCRIBED, "No active subscription " + ProtocolError.quoted(id))
@@ -260,11 +263,7 @@ public final class StreamSession {
 
     /** Objects the subscriptions of this connection hold now. */
     private int memberPks() {
-        int held = 0;
-        for (Subscription subscription : subscriptions.values()) {
-            held += subscription.memberCount();
-        }
-        return held;
+        return subscriptions.values().stream().mapToInt(Subscription::memberCount).sum();
     }
 
     /** Subscriptions of this connection, for health data. */
@@ -272,16 +271,14 @@ public final class StreamSession {
         return subscriptions.size();
     }
 
-    int queuedMessages() {
-        return outbound.size();
+    OutboundQueue outbound() {
+        return outbound;
     }
 
-    long droppedEvents() {
-        return outbound.droppedEvents();
-    }
-
-    void closed() {
+    synchronized void closed() {
         outbound.discard();
+        subscriptions.values().forEach(Subscription::release);
+        subscriptions.clear();
     }
 
     private void resyncNow(Subscription subscription, long cursor, ResyncReason reason) {

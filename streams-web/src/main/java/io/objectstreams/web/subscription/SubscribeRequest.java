@@ -67,9 +67,8 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
             }
         }
         String id = message.containsKey("subscription_id") ? required(message, "subscription_id") : null;
-        if (id != null && id.length() > MAX_ID_CHARS) {
-            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "subscription_id is longer than " + MAX_ID_CHARS
-                    + " characters");
+        if (id != null) {
+            checkId(id, ErrorCode.INVALID_REQUEST);
         }
         Long cursor = null;
         if (message.containsKey("cursor") && message.get("cursor").getValueType() != JsonValue.ValueType.NULL) {
@@ -118,6 +117,13 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
 
     private static String abbreviated(String text) {
         return text.length() <= 30 ? text : text.substring(0, 27) + "...";
+    }
+
+    /** Refuses, with {@code code}, a {@code subscription_id} longer than {@value #MAX_ID_CHARS} characters. */
+    static void checkId(String id, ErrorCode code) throws ProtocolError {
+        if (id.length() > MAX_ID_CHARS) {
+            throw new ProtocolError(code, "subscription_id is longer than " + MAX_ID_CHARS + " characters");
+        }
     }
 
     /** This request with its pk and members spelled as {@code canonical} spells them (events' spelling). */

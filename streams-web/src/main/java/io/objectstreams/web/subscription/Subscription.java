@@ -28,12 +28,19 @@ final class Subscription {
     private final Filter filter;
     private final Scope scope;
     private final String eventHead;
+    private final ServerTally tally;
     private Set<String> members = new HashSet<>();
     private long sentThrough;
     private ResyncReason staleReason;
 
     Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer) {
+        this(id, request, filter, viewer, ServerTally.unbounded());
+    }
+
+    /** @param tally the server-wide count its members are added to, whose scope it holds until {@link #release} */
+    Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer, ServerTally tally) {
         this.id = id;
+        this.tally = tally;
         this.request = request;
         this.filter = filter;
         this.scope = new Scope(viewer, request.model(), filter);
@@ -68,14 +75,27 @@ final class Subscription {
 
     /** Starts the subscription with the members it has at {@code cursor}. */
     void start(Set<String> initialMembers, long cursor) {
-        members = new HashSet<>(initialMembers);
+        replaceMembers(initialMembers);
         sentThrough = cursor;
     }
 
     /** Replaces the members with a fresh read of the set, made after every event it has skipped. */
     void reread(Set<String> currentMembers) {
-        members = new HashSet<>(currentMembers);
+        replaceMembers(currentMembers);
         staleReason = null;
+    }
+
+    private void replaceMembers(Set<String> now) {
+        int before = members.size();
+        members = new HashSet<>(now);
+        tally.members(members.size() - before);
+    }
+
+    /** It has ended: gives back its members and its scope to the server-wide tally. */
+    void release() {
+        tally.members(-members.size());
+        members = new HashSet<>();
+        tally.release(scope);
     }
 
     /** Its members are out of date since a resync for {@code reason}, until {@link #reread}. */
@@ -111,15 +131,25 @@ final class Subscription {
         sentThrough = event.cursor();
         boolean belonged = members.contains(event.pk());
         if (event.op() == EventOperation.DELETED) {
-            members.remove(event.pk());
+            leave(event.pk(), belonged);
             return belonged ? ListAction.DELETED : null;
         }
         if (matchesNow) {
-            members.add(event.pk());
+            if (!belonged) {
+                members.add(event.pk());
+                tally.members(1);
+            }
             return belonged ? ListAction.CHANGED : ListAction.ADDED;
         }
-        members.remove(event.pk());
+        leave(event.pk(), belonged);
         return belonged ? ListAction.REMOVED : null;
+    }
+
+    private void leave(String pk, boolean belonged) {
+        if (belonged) {
+            members.remove(pk);
+            tally.members(-1);
+        }
     }
 
     /** Skips everything up to {@code cursor} (after a resync). */
