@@ -161,6 +161,9 @@ public final class StreamSession {
             apply(subscription, replayed.event(), replayed.matches(), payloads);
         }
         StartingSubscription pending = starting.remove(subscription.id());
+        if (start.resyncReason() == null && subscription.request().resumesWithoutMembers()) {
+            pending.resyncIfUnaccounted(subscription::isMember);
+        }
         if (pending.resyncReason() != null) {
             // The dropped live events may be newer than the members just read: they are read again at the next
             // batch, and the client is told to resync once more then.

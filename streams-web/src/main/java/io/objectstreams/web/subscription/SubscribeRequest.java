@@ -139,6 +139,11 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
                 ordering, shape, spelled);
     }
 
+    /** A filter or model subscription resumed from a cursor without the pks the client holds. */
+    boolean resumesWithoutMembers() {
+        return !isObject() && cursor != null && members == null;
+    }
+
     boolean isObject() {
         return kind == SubscriptionKind.OBJECT;
     }

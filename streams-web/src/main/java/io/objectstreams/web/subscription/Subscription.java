@@ -108,6 +108,10 @@ final class Subscription {
         return staleReason;
     }
 
+    boolean isMember(String pk) {
+        return members.contains(pk);
+    }
+
     /** The members it holds now. */
     int memberCount() {
         return members.size();
