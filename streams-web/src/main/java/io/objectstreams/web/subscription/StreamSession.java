@@ -36,6 +36,7 @@ public final class StreamSession {
     private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
     private final Map<String, StartingSubscription> starting = new HashMap<>();
     private int nextId = 1;
+    private boolean closed;
 
     StreamSession(Subscriber subscriber, Viewer viewer, OutboundQueue outbound, ReplayPlanner planner,
                   FanOutLedger ledger, LongSupplier deliveredCursor, SubscriptionLimits limits, DeliveryCounts counts,
@@ -69,8 +70,7 @@ public final class StreamSession {
         String id = asked.subscriptionId() != null ? asked.subscriptionId() : "sub_" + nextId++;
         try {
             start(id, asked);
-        } catch (ProtocolError refused) {
-            // A duplicate id names the subscription that stays active: that error is about the request only.
+        } catch (ProtocolError refused) { // it is named, unless it is a duplicate: then the id is the other one's
             throw refused.code() == ErrorCode.DUPLICATE_SUBSCRIPTION ? refused : refused.about(id);
         }
     }
@@ -121,6 +121,10 @@ public final class StreamSession {
     }
 
     private synchronized void add(Subscription subscription) {
+        if (closed) { // the connection closed while this subscription waited to join: nothing may stay held
+            subscription.release();
+            return;
+        }
         subscriptions.put(subscription.id(), subscription);
         starting.put(subscription.id(), new StartingSubscription(limits.maxConnectionBytes()));
     }
@@ -137,7 +141,7 @@ public final class StreamSession {
     /** Refuses a subscription that would make this connection's subscriptions hold too many objects together. */
     private void checkMemberRoom(String id, SubscriptionStart start) throws ProtocolError {
         try {
-            limits.checkMemberRoom(memberPks(), start.members().size());
+            limits.checkMemberRoom(subscriptions.values(), start.members().size());
             tally.checkMembers(start.members().size());
         } catch (ProtocolError refused) {
             forget(id);
@@ -264,11 +268,6 @@ public final class StreamSession {
         return List.copyOf(subscriptions.values());
     }
 
-    /** Objects the subscriptions of this connection hold now. */
-    private int memberPks() {
-        return subscriptions.values().stream().mapToInt(Subscription::memberCount).sum();
-    }
-
     /** Subscriptions of this connection, for health data. */
     synchronized int subscriptionCount() {
         return subscriptions.size();
@@ -279,6 +278,7 @@ public final class StreamSession {
     }
 
     synchronized void closed() {
+        closed = true;
         outbound.discard();
         subscriptions.values().forEach(Subscription::release);
         subscriptions.clear();

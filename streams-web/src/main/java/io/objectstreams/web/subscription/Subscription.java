@@ -28,7 +28,8 @@ final class Subscription {
     private final Filter filter;
     private final Scope scope;
     private final String eventHead;
-    private final ServerTally tally;
+    /** Where its members are counted; a throwaway one once it has been released, so nothing is counted twice. */
+    private ServerTally tally;
     private Set<String> members = new HashSet<>();
     private long sentThrough;
     private ResyncReason staleReason;
@@ -96,6 +97,7 @@ final class Subscription {
         tally.members(-members.size());
         members = new HashSet<>();
         tally.release(scope);
+        tally = ServerTally.unbounded();
     }
 
     /** Its members are out of date since a resync for {@code reason}, until {@link #reread}. */

@@ -25,8 +25,9 @@ record SubscriptionLimits(int maxSubscriptions, int maxMemberPks, int maxConnect
         }
     }
 
-    /** Refuses a subscription of {@code adding} objects where the connection's hold {@code held} together. */
-    void checkMemberRoom(int held, int adding) throws ProtocolError {
+    /** Refuses a subscription of {@code adding} objects where the connection's {@code subscriptions} hold too many. */
+    void checkMemberRoom(java.util.Collection<Subscription> subscriptions, int adding) throws ProtocolError {
+        int held = subscriptions.stream().mapToInt(Subscription::memberCount).sum();
         if (held + adding > maxConnectionMemberPks) {
             throw new ProtocolError(ErrorCode.MEMBER_LIMIT_EXCEEDED, "This subscription would hold " + adding
                     + " objects and this connection's subscriptions already hold " + held + "; together they may hold "

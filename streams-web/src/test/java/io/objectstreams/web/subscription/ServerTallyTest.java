@@ -59,5 +59,10 @@ class ServerTallyTest {
         subscription.release();
         assertThat(tally.memberPks()).isZero();
         assertThat(tally.scopes()).isZero();
+
+        // Released twice, or changed after its release (a close inside its own start): nothing is counted again.
+        subscription.release();
+        subscription.effect(row(20, "7", EventOperation.CREATED), true);
+        assertThat(tally.memberPks()).isZero();
     }
 }

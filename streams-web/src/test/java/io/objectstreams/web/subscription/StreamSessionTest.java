@@ -36,10 +36,12 @@ class StreamSessionTest {
         };
     }
 
+    private final ServerTally tally = new ServerTally(100, 1_000);
+
     private StreamSession session(ReplayPlanner planner) {
         OutboundQueue outbound = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
         return new StreamSession(client, Viewer.anonymous(), outbound, planner, new FanOutLedger(), () -> 10, limits,
-                new DeliveryCounts(), ServerTally.unbounded());
+                new DeliveryCounts(), tally);
     }
 
     private static SubscribeRequest model(String id) {
@@ -54,6 +56,32 @@ class StreamSessionTest {
         assertThat(received).extracting(m -> m.getString("type")).containsExactly("subscribed");
         assertThat(received.get(0).getJsonNumber("cursor").longValue()).isEqualTo(10);
         assertThat(session.subscriptionCount()).isOne();
+    }
+
+    /** Issue 26, item 4: what a connection's subscriptions held of the server's caps is given back, however they end. */
+    @Test
+    void theServerWideTallyIsGivenBackWhenSubscriptionsEndAndWhenTheConnectionCloses() throws ProtocolError {
+        StreamSession session = session(planner(subscription -> { }));
+        session.subscribe(model("a"));
+        session.subscribe(model("b"));
+        assertThat(tally.scopes()).as("a and b share one scope").isOne();
+        assertThat(tally.memberPks()).isEqualTo(4);
+        session.unsubscribe("a");
+        assertThat(tally.memberPks()).isEqualTo(2);
+        session.closed();
+        assertThat(tally.scopes()).isZero();
+        assertThat(tally.memberPks()).isZero();
+    }
+
+    /** From the review: a subscribe still joining when its connection closes must not stay counted for good. */
+    @Test
+    void aSubscriptionThatJoinsAfterItsConnectionClosedHoldsNothing() throws ProtocolError {
+        StreamSession session = session(planner(subscription -> { }));
+        session.closed();
+        session.subscribe(model("late"));
+        assertThat(tally.scopes()).isZero();
+        assertThat(tally.memberPks()).isZero();
+        assertThat(session.subscriptionCount()).isZero();
     }
 
     @Test
