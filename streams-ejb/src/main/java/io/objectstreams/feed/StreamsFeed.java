@@ -11,7 +11,9 @@ import io.objectstreams.internal.retention.OutboxRetention;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -43,6 +45,16 @@ public class StreamsFeed {
         try (Connection connection = config.dataSource().getConnection()) {
             OutboxReader.CursorState state = OutboxReader.cursorState(connection);
             return new CursorState(state.lastCursor(), state.prunedThrough(), state.prunedAt());
+        }
+    }
+
+    /** Which transactions have committed now: read after a query, it covers every transaction that query saw. */
+    public TransactionSnapshot transactionSnapshot() throws SQLException {
+        try (Connection connection = config.dataSource().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT txid_current_snapshot()::text")) {
+            rs.next();
+            return TransactionSnapshot.parse(rs.getString(1));
         }
     }
 

@@ -26,7 +26,9 @@ final class Cluster implements AutoCloseable {
         Slot(String kind, String name, Map<String, String> env) {
             this.kind = kind;
             this.name = name;
-            this.env = env;
+            this.env = new java.util.HashMap<>(env);
+            // Names the server in the soak's batch log (SoakBatchLog).
+            this.env.put("SOAK_SLOT", name);
             this.archive = Deployments.storeFile(kind, "soak-" + name);
         }
 
@@ -63,6 +65,11 @@ final class Cluster implements AutoCloseable {
         for (Slot slot : slots) {
             slot.awaitUp(Duration.ofMinutes(4));
         }
+    }
+
+    /** The name of the slot serving {@code base}. */
+    String name(URL base) {
+        return slots.stream().filter(s -> base.equals(s.base)).map(s -> s.name).findFirst().orElse(String.valueOf(base));
     }
 
     /** Whether the server at {@code base} is up. */

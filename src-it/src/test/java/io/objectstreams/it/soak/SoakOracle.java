@@ -1,5 +1,6 @@
 package io.objectstreams.it.soak;
 
+import io.objectstreams.it.soak.SoakSubscription.Kind;
 import io.objectstreams.it.soak.SoakSubscription.Seen;
 import io.objectstreams.it.support.TestDatabase;
 import java.sql.Array;
@@ -7,8 +8,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -16,63 +19,134 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
- * What every client should have seen, read from the database after the run: the committed changes of the soak's
- * model in cursor order (the outbox holds exactly the committed writes, G1) and the final state of every order.
- * Owners never change in the soak, so who may read an order is fixed; alice and bob read their own, carol all.
+ * What every client should have seen, read from the database after the run, and the rules that hold each
+ * subscription's log to it. The outbox holds the committed changes in cursor order (G1, G5); a trigger the soak
+ * installs on the orders' table ({@code it_order_history}) records each order's owner and status after every
+ * transaction, so the oracle knows, for every row, who could read the order and which filters it matched; the
+ * servers record their delivery batches ({@code it_batches}).
+ *
+ * <p>Each subscription's log is cut into episodes, one per (re)subscribe from a cursor C. An episode owes the client
+ * every row after C up to the cursor its next episode resumes from:
+ * <ul>
+ * <li>a filter or model subscription's replay (rows through the {@code subscribed} cursor R) sends each changed
+ * subject at most once, at its latest row, with {@code changed_fields} covering every row it coalesces, and with
+ * the {@code list_action} the members table gives for a state the subject had at or after that row;</li>
+ * <li>every later row (and an object subscription's replay) is sent as itself, in cursor order, once, with the
+ * {@code list_action} that the client's set and a state at or after the row give; it may be left out only when
+ * the client did not hold the subject and it did not match then, or when a delete of the subject in the same
+ * delivery batch supersedes it;</li>
+ * <li>a {@code resync_required} accounts for the rows through its cursor, and a refetch for the rows through the
+ * cursor it read; the number of resyncs per reason is bounded by the faults the run injected ({@link Bounds}).</li>
+ * </ul>
+ * Nothing may name an order the user could not read; an SSE {@code subscribed} frame's {@code id:} may not be ahead
+ * of the cursor the client resumed from; at the end every subscription holds what the database says it should.
+ * Every violation starts with its kind in brackets ({@code [gap]}, {@code [duplicate]}, {@code [order]},
+ * {@code [leak]}, {@code [subscribed-id]}, ...), which the fault tests look for.
  */
 final class SoakOracle {
 
-    record Row(long cursor, String pk, String op, List<String> changedFields) {
+    /** An order's state after a transaction; {@code deleted} when the transaction deleted it. */
+    record State(String owner, String status, boolean deleted) {
+    }
+
+    record Row(long cursor, String pk, String op, List<String> changedFields, long transaction, State after) {
+    }
+
+    /** How many resyncs of each reason the injected faults can explain. */
+    record Bounds(int databaseRestarts, Set<String> stalledSubscriptions) {
     }
 
     final NavigableMap<Long, Row> rows = new TreeMap<>();
-    final Map<String, Row> deletes = new HashMap<>();
-    /** The cursors of each subject's rows, in order. */
-    final Map<String, TreeSet<Long>> rowsOf = new HashMap<>();
+    /** Each subject's rows, by cursor. */
+    final Map<String, NavigableMap<Long, Row>> rowsOf = new HashMap<>();
     final Map<String, SoakSubscription.Order> orders = new HashMap<>();
-    final Map<String, String> owners = new HashMap<>();
+    /** Each server's delivery batches: first cursor to last. */
+    final Map<String, NavigableMap<Long, Long>> batches = new HashMap<>();
     final List<String> violations = new ArrayList<>();
     final Map<String, AtomicLong> counts = new TreeMap<>();
+    private final Map<String, State> history = new HashMap<>();
 
     private SoakOracle() {
     }
 
-    /** Reads the rows assigned after {@code fromCursor} and the orders now; {@code knownOwners} adds deleted orders' owners. */
-    static SoakOracle read(long fromCursor, Map<String, String> knownOwners) throws SQLException {
+    /** Installs the history trigger and the batch table; call before the soak's first write. */
+    static void install() throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS it_batches (server text NOT NULL, first_cursor bigint NOT NULL,"
+                    + " last_cursor bigint NOT NULL)");
+            s.execute("TRUNCATE it_batches");
+            // No sequence here: EclipseLink reads a new order's IDENTITY id with lastval(), which a nextval() in this
+            // trigger would answer instead (the orders then get the history's numbers as ids). Rows are ordered by
+            // clock_timestamp(), then by their place in the table.
+            s.execute("DROP TABLE IF EXISTS it_order_history");
+            s.execute("CREATE TABLE it_order_history (at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+                    + " transaction_id bigint NOT NULL DEFAULT txid_current(), pk text NOT NULL, owner text, status text,"
+                    + " deleted boolean NOT NULL)");
+            s.execute("CREATE OR REPLACE FUNCTION it_order_history() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    + " IF TG_OP = 'DELETE' THEN"
+                    + "  INSERT INTO it_order_history (pk, owner, status, deleted) VALUES (OLD.id::text, OLD.owner, OLD.status, true);"
+                    + "  RETURN OLD;"
+                    + " END IF;"
+                    + " INSERT INTO it_order_history (pk, owner, status, deleted) VALUES (NEW.id::text, NEW.owner, NEW.status, false);"
+                    + " RETURN NEW; END $$");
+            s.execute("DROP TRIGGER IF EXISTS it_order_history ON store_order");
+            s.execute("CREATE TRIGGER it_order_history AFTER INSERT OR UPDATE OR DELETE ON store_order"
+                    + " FOR EACH ROW EXECUTE FUNCTION it_order_history()");
+        }
+    }
+
+    /** Removes the trigger, so later tests write the orders' table as before. */
+    static void uninstall() throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TRIGGER IF EXISTS it_order_history ON store_order");
+        }
+    }
+
+    /** Reads the rows assigned after {@code fromCursor}, the orders' history and state now, and the batches. */
+    static SoakOracle read(long fromCursor) throws SQLException {
         SoakOracle oracle = new SoakOracle();
         try (Connection c = TestDatabase.connect()) {
-            try (PreparedStatement s = c.prepareStatement("SELECT cursor, subject_pk, op, changed_fields FROM streams_outbox"
-                    + " WHERE model = ? AND cursor > ? ORDER BY cursor")) {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT transaction_id, pk, owner, status, deleted FROM it_order_history ORDER BY at, ctid")) {
+                while (rs.next()) {
+                    // The last write of a transaction to an order is its state after that transaction.
+                    oracle.history.put(rs.getLong(1) + "/" + rs.getString(2), new State(rs.getString(3), rs.getString(4),
+                            rs.getBoolean(5)));
+                }
+            }
+            try (PreparedStatement s = c.prepareStatement("SELECT cursor, subject_pk, op, changed_fields, transaction_id"
+                    + " FROM streams_outbox WHERE model = ? AND cursor > ? ORDER BY cursor")) {
                 s.setString(1, SoakSubscription.MODEL);
                 s.setLong(2, fromCursor);
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         Array fields = rs.getArray(4);
-                        Row row = new Row(rs.getLong(1), rs.getString(2), rs.getString(3),
-                                Arrays.asList((String[]) fields.getArray()));
+                        String pk = rs.getString(2);
+                        long transaction = rs.getLong(5);
+                        Row row = new Row(rs.getLong(1), pk, rs.getString(3), Arrays.asList((String[]) fields.getArray()),
+                                transaction, oracle.history.get(transaction + "/" + pk));
                         oracle.rows.put(row.cursor(), row);
-                        oracle.rowsOf.computeIfAbsent(row.pk(), pk -> new TreeSet<>()).add(row.cursor());
-                        if (row.op().equals("deleted")) {
-                            oracle.deletes.put(row.pk(), row);
-                        }
+                        oracle.rowsOf.computeIfAbsent(pk, k -> new TreeMap<>()).put(row.cursor(), row);
                     }
                 }
             }
-            try (PreparedStatement s = c.prepareStatement("SELECT id, owner, status FROM store_order");
-                 ResultSet rs = s.executeQuery()) {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, owner, status FROM store_order")) {
                 while (rs.next()) {
                     SoakSubscription.Order order = new SoakSubscription.Order(rs.getString(1), rs.getString(2), rs.getString(3));
                     oracle.orders.put(order.pk(), order);
-                    oracle.owners.put(order.pk(), order.owner());
+                }
+            }
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT server, first_cursor, last_cursor FROM it_batches")) {
+                while (rs.next()) {
+                    oracle.batches.computeIfAbsent(rs.getString(1), k -> new TreeMap<>()).put(rs.getLong(2), rs.getLong(3));
                 }
             }
         }
-        knownOwners.forEach(oracle.owners::putIfAbsent);
         return oracle;
     }
 
@@ -84,15 +158,36 @@ final class SoakOracle {
         }
     }
 
-    boolean visible(String user, String pk) {
-        String owner = owners.get(pk);
-        return owner != null && (user.equals("carol") || owner.equals(user));
+    private static boolean readable(String user, State state) {
+        return state != null && !state.deleted() && (user.equals("carol") || state.owner().equals(user));
+    }
+
+    private static boolean matches(SoakSubscription subscription, String pk, State state) {
+        if (!readable(subscription.user, state)) {
+            return false;
+        }
+        return switch (subscription.kind) {
+            case OBJECT -> pk.equals(subscription.argument);
+            case MODEL -> true;
+            case OWNER_FILTER -> state.owner().equals(subscription.argument);
+            case STATUS_FILTER -> state.status().equals(subscription.argument);
+        };
+    }
+
+    /** The states a subject can have been in when a row at or after {@code cursor} was delivered or replayed. */
+    private List<State> statesFrom(String pk, long cursor) {
+        NavigableMap<Long, Row> of = rowsOf.getOrDefault(pk, new TreeMap<>());
+        List<State> states = new ArrayList<>();
+        Map.Entry<Long, Row> before = of.floorEntry(cursor);
+        states.add(before == null ? null : before.getValue().after());
+        of.tailMap(cursor, false).values().forEach(r -> states.add(r.after()));
+        return states;
     }
 
     /** The pks the subscription should hold now. */
     Set<String> expected(SoakSubscription subscription) {
         return orders.values().stream()
-                .filter(o -> visible(subscription.user, o.pk()) && subscription.scopeIncludes(o))
+                .filter(o -> matches(subscription, o.pk(), new State(o.owner(), o.status(), false)))
                 .map(SoakSubscription.Order::pk).collect(Collectors.toSet());
     }
 
@@ -105,105 +200,54 @@ final class SoakOracle {
     }
 
     /**
-     * G1 on the outbox itself: no row of a write that rolled back (the soak's failing writes set the note, its
-     * committed writes never change it); a subject is gone exactly when its last row is a delete; every subject has
-     * a known owner (a rolled-back create's pk has none).
+     * G1 on the outbox itself: every row is a committed write of the orders' table (the history has its transaction;
+     * a rolled-back write has none), and no committed soak write changes the note (only the failing writes do); a
+     * subject is gone exactly when its last row is a delete.
      */
     void checkOutbox() {
         Map<String, Row> last = new HashMap<>();
         for (Row row : rows.values()) {
             if (row.op().equals("updated") && row.changedFields().contains("note")) {
-                violation("outbox: row " + row + " changes the note: a rolled-back write committed");
+                violation("[outbox] row " + row + " changes the note: a rolled-back write committed");
             }
-            if (!owners.containsKey(row.pk())) {
-                violation("outbox: row " + row + " names an order nobody created (a rolled-back create?)");
+            if (row.after() == null) {
+                violation("[outbox] row " + row + " has no committed write of the order behind it (a rolled-back write?)");
             }
             last.put(row.pk(), row);
         }
         last.forEach((pk, row) -> {
             if (orders.containsKey(pk) == row.op().equals("deleted")) {
-                violation("outbox: order " + pk + " " + (orders.containsKey(pk) ? "exists" : "is gone")
+                violation("[outbox] order " + pk + " " + (orders.containsKey(pk) ? "exists" : "is gone")
                         + " but its last row is " + row);
             }
         });
     }
 
     /** Every rule of the soak for one subscription; counts what it saw. */
-    void check(SoakSubscription subscription) {
+    void check(SoakSubscription subscription, Bounds bounds) {
         List<Seen> log = subscription.logCopy();
         String who = subscription.toString();
-        TreeMap<Long, Seen> byCursor = new TreeMap<>();
-        TreeMap<Long, Seen> resyncs = new TreeMap<>();
-        Set<Long> delivered = new HashSet<>();
-        long floor = Long.MIN_VALUE;
-        for (Seen seen : log) {
-            switch (seen.type()) {
-                case Seen.EVENT -> {
-                    count("events", 1);
-                    Row row = rows.get(seen.cursor());
-                    if (row == null) {
-                        violation(who + ": event at cursor " + seen.cursor() + " for " + seen.pk() + " has no committed row");
-                    } else if (!row.pk().equals(seen.pk()) || row.op().equals("deleted") != seen.op().equals("deleted")) {
-                        violation(who + ": event " + seen + " does not match the committed row " + row);
-                    }
-                    if (!visible(subscription.user, seen.pk())) {
-                        violation(who + ": event " + seen + " names an order " + subscription.user + " cannot read");
-                    }
-                    if (seen.op().equals("updated") && seen.changedFields().contains("note")) {
-                        violation(who + ": event " + seen + " carries a rolled-back change (note)");
-                    }
-                    if (seen.cursor() <= floor) {
-                        violation(who + ": event at " + seen.cursor() + " after " + floor + ": duplicate or out of order");
-                    }
-                    floor = Math.max(floor, seen.cursor());
-                    byCursor.put(seen.cursor(), seen);
-                    delivered.add(seen.cursor());
-                }
-                case Seen.RESYNC -> {
-                    count("resyncs:" + seen.reason(), 1);
-                    if (seen.cursor() < floor) {
-                        violation(who + ": resync at " + seen.cursor() + " after " + floor + ": out of order");
-                    }
-                    floor = Math.max(floor, seen.cursor());
-                    byCursor.putIfAbsent(seen.cursor(), seen);
-                    resyncs.put(seen.cursor(), seen);
-                }
-                case Seen.UNREADABLE -> {
-                    // At the resume's own cursor, before its replay: only for a pk gone or never readable (G8).
-                    count("named members answered as unreadable", 1);
-                    if (!seen.listAction().equals("removed") || orders.containsKey(seen.pk())
-                            && visible(subscription.user, seen.pk())) {
-                        violation(who + ": " + seen + " answers a named order the user can read as unreadable");
-                    }
-                }
-                case Seen.REFETCH -> {
-                    // The client holds the database as of this cursor; a client that carries on live may still be
-                    // sent older events, so the floor stays where it is.
-                    count("refetches", 1);
-                    byCursor.putIfAbsent(seen.cursor(), seen);
-                }
-                default -> floor = Math.max(floor, seen.cursor());
-            }
-        }
-        if (subscription.startCursor == null) {
-            violation(who + ": never started");
+        if (!subscription.started()) {
+            violation("[start] " + who + ": never started");
             return;
         }
-        if (subscription.staticScope()) {
-            for (Row row : rows.tailMap(subscription.startCursor, false).values()) {
-                if (delivered.contains(row.cursor()) || !visible(subscription.user, row.pk()) || !inStaticScope(subscription, row.pk())) {
-                    continue;
-                }
-                String coverage = coverage(row, byCursor, resyncs, delivered);
-                if (coverage != null) {
-                    count(coverage, 1);
+        Walk walk = new Walk(subscription, who);
+        List<Seen> episode = new ArrayList<>();
+        for (Seen seen : log) {
+            if (seen.type() == Seen.START) {
+                if (!episode.isEmpty() && episode.get(0).type() == Seen.START) {
+                    walk.episode(episode, seen.cursor());
                 } else {
-                    Map.Entry<Long, Seen> next = byCursor.ceilingEntry(row.cursor());
-                    violation(who + ": gap: " + row + " was never delivered nor covered by a resync; next message: "
-                            + (next == null ? "none" : next.getValue()));
+                    walk.prelude(episode);
                 }
+                episode = new ArrayList<>();
             }
+            episode.add(seen);
         }
+        if (!episode.isEmpty() && episode.get(0).type() == Seen.START) {
+            walk.episode(episode, Long.MAX_VALUE);
+        }
+        walk.checkResyncs(bounds);
         Set<String> expected = expected(subscription);
         Set<String> view = subscription.viewCopy();
         if (!view.equals(expected)) {
@@ -211,61 +255,346 @@ final class SoakOracle {
             missing.removeAll(view);
             Set<String> extra = new HashSet<>(view);
             extra.removeAll(expected);
-            violation(who + ": did not converge: missing " + SoakSubscription.describe(missing) + ", extra "
-                    + SoakSubscription.describe(extra));
+            violation("[convergence] " + who + ": did not converge: missing " + SoakSubscription.describe(missing)
+                    + ", extra " + SoakSubscription.describe(extra));
         }
-    }
-
-    /**
-     * How a row the subscription was not sent is accounted for, or {@code null} for a gap. Cursors only grow on the
-     * wire, so the first message at or after a row is the one at its ceiling:
-     * <ul>
-     * <li>a resync there names the row, or a refetch after a resync read the database past it;</li>
-     * <li>a later delete of the subject supersedes it;</li>
-     * <li>otherwise the row may have been coalesced into a later change of the same subject (a replay sends each
-     * subject once, at its latest cursor), with no resync in between: that change was sent, or is itself named by
-     * the resync at its ceiling. The second case is a replay cut short: the client left before the replay reached
-     * the subject, resumed from a cursor past the row, and was owed the subject's latest change from there.</li>
-     * </ul>
-     */
-    private String coverage(Row row, NavigableMap<Long, Seen> byCursor, NavigableMap<Long, Seen> resyncs, Set<Long> delivered) {
-        Map.Entry<Long, Seen> first = byCursor.ceilingEntry(row.cursor());
-        if (first != null && first.getValue().type() == Seen.RESYNC) {
-            return "rows covered by a resync";
-        }
-        if (first != null && first.getValue().type() == Seen.REFETCH) {
-            return "rows covered by a refetch";
-        }
-        Row delete = deletes.get(row.pk());
-        if (delete != null && delete.cursor() >= row.cursor()) {
-            return "rows superseded by a delete";
-        }
-        for (Long later : rowsOf.get(row.pk()).tailSet(row.cursor(), false)) {
-            if (!resyncs.subMap(row.cursor(), true, later, false).isEmpty()) {
-                return null;
-            }
-            if (delivered.contains(later)) {
-                return "rows coalesced into a later event";
-            }
-            Map.Entry<Long, Seen> atLater = byCursor.ceilingEntry(later);
-            if (atLater != null && atLater.getValue().type() != Seen.EVENT) {
-                return "rows coalesced into a later change a resync covers";
-            }
-        }
-        return null;
-    }
-
-    private boolean inStaticScope(SoakSubscription subscription, String pk) {
-        return switch (subscription.kind) {
-            case OBJECT -> pk.equals(subscription.argument);
-            case MODEL -> true;
-            case OWNER_FILTER -> subscription.argument.equals(owners.get(pk));
-            case STATUS_FILTER -> false;
-        };
     }
 
     /** Whether every subscription holds what the database says it should. */
     boolean converged(List<SoakSubscription> subscriptions) {
         return subscriptions.stream().allMatch(s -> s.started() && s.viewCopy().equals(expected(s)));
+    }
+
+    /** One subscription's log, episode by episode, with what the client holds. */
+    private final class Walk {
+        private final SoakSubscription subscription;
+        private final String who;
+        private final Set<String> held = new HashSet<>();
+        /** After a refetch, until the next start: which subjects the server counts as members is not known... */
+        private boolean uncertain;
+        /** ...except for those an event has settled since. */
+        private final Set<String> settled = new HashSet<>();
+        private final Map<String, Integer> resyncs = new TreeMap<>();
+        private int startsWithoutMembers;
+        private int starts;
+
+        Walk(SoakSubscription subscription, String who) {
+            this.subscription = subscription;
+            this.who = who;
+        }
+
+        /** The first snapshot, before the first start. */
+        void prelude(List<Seen> entries) {
+            for (Seen seen : entries) {
+                if (seen.type() == Seen.REFETCH) {
+                    held.clear();
+                    held.addAll(seen.set());
+                }
+            }
+        }
+
+        /** Whether the client held {@code pk} as far as the server knows: TRUE, FALSE, or null for unknown. */
+        private Boolean belonged(String pk) {
+            return uncertain && !settled.contains(pk) ? null : held.contains(pk);
+        }
+
+        /** One (re)subscribe: entries from its start to the next; {@code end} is the cursor the next resumes from. */
+        void episode(List<Seen> entries, long end) {
+            Seen start = entries.get(0);
+            long from = start.cursor();
+            Set<String> members = start.set();
+            String server = start.extra();
+            starts++;
+            if (members == null && subscription.kind != Kind.OBJECT) {
+                startsWithoutMembers++;
+            }
+            if (members != null) {
+                held.clear();
+                held.addAll(members);
+            }
+            // Without members the server starts from the set it reads itself, a moment after registering: which
+            // orders it counts as the client's is known only as events settle them.
+            uncertain = members == null && subscription.kind != Kind.OBJECT;
+            settled.clear();
+            int i = 1;
+            Long registered = null;
+            // Refusals (unavailable, ...) and connections lost before subscribed: nothing more of this episode.
+            while (i < entries.size() && registered == null) {
+                Seen seen = entries.get(i++);
+                if (seen.type() == Seen.SUBSCRIBED) {
+                    registered = seen.cursor();
+                    if (seen.extra() != null && Long.parseLong(seen.extra()) > from) {
+                        violation("[subscribed-id] " + who + ": subscribed frame's id " + seen.extra()
+                                + " is ahead of the cursor " + from + " the client resumed from");
+                    }
+                } else if (seen.type() == Seen.REFETCH) {
+                    refetch(seen);
+                } else {
+                    violation("[order] " + who + ": " + seen + " before subscribed");
+                }
+            }
+            if (registered == null) {
+                return;
+            }
+            if (subscription.kind == Kind.OBJECT) {
+                held.clear();
+                held.add(subscription.argument); // found visible at subscribe, or refused
+            }
+            Set<String> unreadable = new HashSet<>();
+            while (i < entries.size() && entries.get(i).type() == Seen.UNREADABLE) {
+                Seen seen = entries.get(i++);
+                count("named members answered as unreadable", 1);
+                boolean now = statesFrom(seen.pk(), registered).stream().anyMatch(s -> !readable(subscription.user, s));
+                if (members == null || !members.contains(seen.pk()) || !unreadable.add(seen.pk()) || seen.cursor() != from
+                        || !"removed".equals(seen.listAction()) || !now) {
+                    violation("[unreadable] " + who + ": " + seen + " is not the one answer owed to a named member"
+                            + " the user cannot read (resumed from " + from + ", members " + members + ")");
+                }
+                held.remove(seen.pk());
+            }
+            List<Seen> rest = entries.subList(i, entries.size());
+            long position = from;
+            boolean replayResynced = !rest.isEmpty() && rest.get(0).type() == Seen.RESYNC;
+            // A server behind the client's cursor registers below it: nothing to replay, live from the client's cursor.
+            if (subscription.kind != Kind.OBJECT && !replayResynced && registered > from) {
+                int replayed = 0;
+                while (replayed < rest.size() && rest.get(replayed).type() == Seen.EVENT
+                        && rest.get(replayed).cursor() <= registered) {
+                    replayed++;
+                }
+                replay(rest.subList(0, replayed), from, registered, end, members, unreadable);
+                rest = rest.subList(replayed, rest.size());
+                position = registered;
+            }
+            live(rest, position, end, server);
+        }
+
+        /** A filter or model subscription's replay of the rows in (from, registered]. */
+        private void replay(List<Seen> events, long from, long registered, long end, Set<String> members,
+                            Set<String> unreadable) {
+            Map<String, Seen> sent = new HashMap<>();
+            long floor = from;
+            for (Seen event : events) {
+                if (event.cursor() <= floor) {
+                    violation("[order] " + who + ": replayed " + event + " after cursor " + floor);
+                }
+                floor = Math.max(floor, event.cursor());
+                count("events", 1);
+                if (sent.put(event.pk(), event) != null) {
+                    violation("[duplicate] " + who + ": replay from " + from + " names " + event.pk() + " twice");
+                }
+            }
+            Map<String, List<Row>> changed = new HashMap<>();
+            for (Row row : rows.subMap(from, false, registered, true).values()) {
+                changed.computeIfAbsent(row.pk(), k -> new ArrayList<>()).add(row);
+            }
+            for (Seen event : events) {
+                if (!changed.containsKey(event.pk())) {
+                    violation("[gap] " + who + ": replayed " + event + " names no change in (" + from + ", " + registered + "]");
+                }
+            }
+            for (Map.Entry<String, List<Row>> entry : changed.entrySet()) {
+                String pk = entry.getKey();
+                List<Row> subject = entry.getValue();
+                Row last = subject.get(subject.size() - 1);
+                boolean created = subject.stream().anyMatch(r -> r.op().equals("created"));
+                Boolean belonged = members == null ? null : members.contains(pk);
+                Set<String> allowed = new HashSet<>();
+                for (State state : statesFrom(pk, last.cursor())) {
+                    if (matches(subscription, pk, state)) {
+                        allowed.add(belonged == null ? (created ? "added" : "changed") : belonged ? "changed" : "added");
+                    } else if (readable(subscription.user, state)) {
+                        // Without members, a subject created since the cursor is never mentioned unless it matches.
+                        allowed.add(belonged == null ? (created ? "none" : "removed") : belonged ? "removed" : "none");
+                    } else {
+                        allowed.add(belonged == null ? (created ? "none" : "resync") : belonged ? "unreadable" : "none");
+                    }
+                }
+                Seen event = sent.get(pk);
+                String outcome = event != null ? event.listAction() : unreadable.contains(pk) ? "unreadable" : "none";
+                if (outcome.equals("none") && last.cursor() > end) {
+                    // The client left before the replay reached this subject, and resumed from a cursor before its
+                    // latest change: the next replay owes it (with the fields changed after that cursor).
+                    count("rows of a replay cut short, owed by the next", subject.size());
+                    continue;
+                }
+                if (!allowed.contains(outcome)) {
+                    violation((outcome.equals("none") ? "[gap] " : leakOrWrong(event, pk, last.cursor())) + who
+                            + ": replay from " + from + " through " + registered + " answered " + pk + " with " + outcome
+                            + (event == null ? "" : " " + event) + "; allowed " + allowed + " (rows " + subject + ")");
+                }
+                if (event != null) {
+                    if (event.cursor() != last.cursor()) {
+                        violation("[coalescing] " + who + ": replayed " + event + " not at its latest row " + last);
+                    }
+                    Set<String> fields = new HashSet<>();
+                    subject.forEach(r -> fields.addAll(r.changedFields()));
+                    if (event.op().equals("updated") && !event.changedFields().containsAll(fields)) {
+                        violation("[coalescing] " + who + ": replayed " + event + " does not cover the fields of " + subject);
+                    }
+                    count(subject.size() > 1 ? "rows coalesced in a replay" : "rows replayed", subject.size());
+                } else {
+                    count("rows replay owed nothing", subject.size());
+                }
+                if (outcome.equals("added") || outcome.equals("changed")) {
+                    held.add(pk);
+                    settled.add(pk);
+                } else if (!outcome.equals("none")) {
+                    held.remove(pk);
+                    settled.add(pk);
+                }
+            }
+        }
+
+        private String leakOrWrong(Seen event, String pk, long cursor) {
+            boolean ever = statesFrom(pk, cursor).stream().anyMatch(s -> readable(subscription.user, s));
+            return event != null && !ever ? "[leak] " : "[action] ";
+        }
+
+        /** Rows in (position, end] against the live entries, in arrival order. */
+        private void live(List<Seen> entries, long position, long end, String server) {
+            long refetched = Long.MIN_VALUE;
+            for (Seen seen : entries) {
+                switch (seen.type()) {
+                    case Seen.EVENT -> {
+                        count("events", 1);
+                        if (seen.cursor() <= position) {
+                            violation((seen.cursor() == position ? "[duplicate] " : "[order] ") + who + ": event " + seen
+                                    + " after cursor " + position);
+                            continue;
+                        }
+                        owed(position, seen.cursor(), refetched, server);
+                        position = seen.cursor();
+                        delivered(seen);
+                    }
+                    case Seen.RESYNC -> {
+                        resyncs.merge(seen.reason(), 1, Integer::sum);
+                        if (seen.cursor() < position) {
+                            violation("[order] " + who + ": resync " + seen + " after cursor " + position);
+                        } else {
+                            count("rows covered by a resync", rows.subMap(position, false, seen.cursor(), true).size());
+                            position = seen.cursor();
+                        }
+                    }
+                    case Seen.REFETCH -> {
+                        refetch(seen);
+                        refetched = Math.max(refetched, seen.cursor());
+                    }
+                    default -> violation("[order] " + who + ": " + seen + " in the middle of an episode");
+                }
+            }
+            owed(position, end == Long.MAX_VALUE ? end : end + 1, refetched, server);
+        }
+
+        private void refetch(Seen seen) {
+            held.clear();
+            held.addAll(seen.set());
+            uncertain = true;
+            settled.clear();
+        }
+
+        /** The rows in (after, before) were not sent: each must be one the client was owed nothing for. */
+        private void owed(long after, long before, long refetched, String server) {
+            if (before <= after + 1) {
+                return;
+            }
+            Collection<Row> owed = subscription.kind == Kind.OBJECT
+                    ? rowsOf.getOrDefault(subscription.argument, new TreeMap<>()).subMap(after, false, before, false).values()
+                    : rows.subMap(after, false, before, false).values();
+            for (Row row : owed) {
+                if (row.cursor() <= refetched) {
+                    count("rows covered by a refetch", 1);
+                    continue;
+                }
+                Boolean belonged = belonged(row.pk());
+                boolean mayBeOutside = belonged == null || !belonged;
+                if (row.op().equals("deleted")) {
+                    if (!mayBeOutside) {
+                        violation("[gap] " + who + ": the delete " + row + " of a held order was never sent");
+                    }
+                    continue;
+                }
+                if (mayBeOutside && statesFrom(row.pk(), row.cursor()).stream().anyMatch(s -> !matches(subscription, row.pk(), s))) {
+                    continue;
+                }
+                if (supersededInBatch(row, server)) {
+                    count("rows superseded by a delete in their batch", 1);
+                    continue;
+                }
+                violation("[gap] " + who + ": " + row + " was never sent (held: " + belonged + ")");
+            }
+        }
+
+        private boolean supersededInBatch(Row row, String server) {
+            Map.Entry<Long, Row> delete = rowsOf.get(row.pk()).lastEntry();
+            if (!delete.getValue().op().equals("deleted")) {
+                return false;
+            }
+            Map.Entry<Long, Long> batch = batches.getOrDefault(server, new TreeMap<>()).floorEntry(row.cursor());
+            return batch != null && batch.getValue() >= delete.getKey();
+        }
+
+        /** One live event against its row. */
+        private void delivered(Seen event) {
+            Row row = rows.get(event.cursor());
+            if (row == null || !row.pk().equals(event.pk()) || !row.op().equals(event.op())) {
+                violation("[gap] " + who + ": event " + event + " does not match the committed row " + row);
+                return;
+            }
+            if (event.op().equals("updated") && event.changedFields().contains("note")) {
+                violation("[outbox] " + who + ": event " + event + " carries a rolled-back change (note)");
+            }
+            if (!event.changedFields().containsAll(row.changedFields())) {
+                violation("[action] " + who + ": event " + event + " lacks changed fields of " + row);
+            }
+            Boolean belonged = belonged(row.pk());
+            List<State> states = statesFrom(row.pk(), row.cursor());
+            String action = event.listAction();
+            boolean held = belonged == null || belonged;
+            boolean outside = belonged == null || !belonged;
+            boolean ok = switch (action) {
+                case "deleted" -> row.op().equals("deleted") && held;
+                case "added" -> outside && !row.op().equals("deleted") && states.stream().anyMatch(s -> matches(subscription, row.pk(), s));
+                case "changed" -> held && !row.op().equals("deleted") && states.stream().anyMatch(s -> matches(subscription, row.pk(), s));
+                case "removed" -> held && !row.op().equals("deleted") && states.stream().anyMatch(s -> !matches(subscription, row.pk(), s));
+                default -> false;
+            };
+            if (!ok) {
+                boolean readableEver = states.stream().anyMatch(s -> readable(subscription.user, s));
+                String kind = (action.equals("added") || action.equals("changed")) && !readableEver ? "[leak] " : "[action] ";
+                violation(kind + who + ": event " + event + " for " + row + " (held: " + belonged + ", states from then: "
+                        + states + ")");
+            }
+            settled.add(row.pk());
+            if (action.equals("added") || action.equals("changed")) {
+                this.held.add(row.pk());
+            } else {
+                this.held.remove(row.pk());
+            }
+        }
+
+        /** Resyncs per reason, within what the run's faults explain. */
+        void checkResyncs(Bounds bounds) {
+            resyncs.forEach((reason, n) -> count("resyncs:" + reason, n));
+            // A resync whose members could not be read is followed by a second one once they are (protocol.md):
+            // each fault, and each start without members, explains up to two.
+            Map<String, Integer> limits = Map.of(
+                    "slow_consumer", bounds.stalledSubscriptions().contains(subscription.id) ? 2 : 0,
+                    "delivery_failed", 2 * bounds.databaseRestarts(),
+                    "cursor_replay_unavailable", 2 * startsWithoutMembers,
+                    "cursor_pruned", 0,
+                    "object_replay_limit_exceeded", 0);
+            resyncs.forEach((reason, n) -> {
+                if (n > limits.getOrDefault(reason, 0)) {
+                    violation("[resyncs] " + who + ": " + n + " resyncs with reason " + reason + ", more than the "
+                            + limits.getOrDefault(reason, 0) + " the run's faults explain (" + starts + " starts, "
+                            + startsWithoutMembers + " without members)");
+                }
+            });
+        }
+    }
+
+    static String kinds(Collection<String> violations) {
+        return violations.stream().map(v -> v.substring(0, v.indexOf(']') + 1)).collect(Collectors.toCollection(java.util.TreeSet::new)).toString();
     }
 }

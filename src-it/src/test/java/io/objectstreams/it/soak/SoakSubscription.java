@@ -24,16 +24,35 @@ final class SoakSubscription {
 
     enum Kind { OBJECT, MODEL, OWNER_FILTER, STATUS_FILTER }
 
-    /** One thing the subscription saw: an event, a resync, or the cursor it (re)subscribed from. */
+    /**
+     * One thing the subscription saw, in arrival order.
+     *
+     * @param set   a start's members as sent ({@code null}: none), or a refetch's snapshot
+     * @param extra a start's server; an SSE {@code subscribed} frame's {@code id:} as text ({@code null} on the
+     *              WebSocket); a resync's reason
+     */
     record Seen(char type, long cursor, String pk, String op, String listAction, List<String> changedFields,
-                String reason) {
+                String extra, Set<String> set) {
         static final char EVENT = 'E';
         static final char RESYNC = 'R';
+        /** The cursor the subscription (re)subscribed from, the members it sent, and the server. */
         static final char START = 'S';
+        /** The server's {@code subscribed}: its registration cursor, and on SSE the frame's {@code id:}. */
+        static final char SUBSCRIBED = 'B';
         /** A refetch after a resync: the client holds the database as of this cursor. */
         static final char REFETCH = 'F';
         /** A pk the client named in {@code members} answered as one the viewer cannot read (no op, no fields). */
         static final char UNREADABLE = 'U';
+
+        String reason() {
+            return extra;
+        }
+
+        @Override
+        public String toString() {
+            return type + "@" + cursor + (pk == null ? "" : " " + pk + " " + op + "/" + listAction + " " + changedFields)
+                    + (extra == null ? "" : " " + extra) + (set == null ? "" : " " + describe(set));
+        }
     }
 
     /** An order as the REST API lists it. */
@@ -47,16 +66,25 @@ final class SoakSubscription {
     final String argument;
 
     final Set<String> view = new HashSet<>();
+    /** Pks this client names in {@code members} without holding them: other users' orders, and ones that never existed. */
+    final Set<String> guesses = new HashSet<>();
     final List<Seen> log = new ArrayList<>();
     Long startCursor;
     Long lastCursor;
     int resyncs;
+    /** Set by every snapshot: an SSE client that resumes with Last-Event-ID opens a new URL after one. */
+    boolean refetched;
 
     SoakSubscription(String id, String user, Kind kind, String argument) {
         this.id = id;
         this.user = user;
         this.kind = kind;
         this.argument = argument;
+    }
+
+    /** Whether the server has answered a subscribe of this subscription with {@code subscribed}. */
+    synchronized boolean subscribedOnce() {
+        return log.stream().anyMatch(seen -> seen.type() == Seen.SUBSCRIBED);
     }
 
     boolean started() {
@@ -73,27 +101,19 @@ final class SoakSubscription {
         };
     }
 
-    /** Whether the scope depends only on things that never change (pk, owner), so every relevant row is owed. */
-    boolean staticScope() {
-        return kind != Kind.STATUS_FILTER;
-    }
-
     String restPath() {
         return kind == Kind.OBJECT ? "api/orders/" + argument : "api/orders";
     }
 
+    /** The client's REST read of what it covers, at {@code cursor}: the first one, or a refetch after a resync. */
     synchronized void snapshot(List<Order> visible, long cursor) {
         view.clear();
         visible.stream().filter(this::scopeIncludes).map(Order::pk).forEach(view::add);
-        if (startCursor == null) {
-            startCursor = cursor;
-            lastCursor = cursor;
-            log.add(new Seen(Seen.START, cursor, null, null, null, List.of(), "snapshot"));
-        } else {
-            // After a resync: the client holds the database as of this cursor, and resumes from it.
-            lastCursor = Math.max(lastCursor, cursor);
-            log.add(new Seen(Seen.REFETCH, lastCursor, null, null, null, List.of(), "refetch"));
-        }
+        // After a resync the client holds the database as of this cursor, and resumes from it.
+        startCursor = startCursor == null ? cursor : startCursor;
+        lastCursor = lastCursor == null ? cursor : Math.max(lastCursor, cursor);
+        log.add(new Seen(Seen.REFETCH, cursor, null, null, null, List.of(), null, Set.copyOf(view)));
+        refetched = true;
     }
 
     /**
@@ -105,9 +125,29 @@ final class SoakSubscription {
         return kind != Kind.OBJECT && !view.isEmpty() && view.size() <= maxMembers;
     }
 
+    /** The members a resume names, or {@code null} when the view does not fit {@code maxMembers} (or is empty on SSE). */
+    private Set<String> members(int maxMembers, boolean emptyAllowed) {
+        if (kind == Kind.OBJECT || view.size() > maxMembers || view.isEmpty() && guesses.isEmpty() && !emptyAllowed) {
+            return null;
+        }
+        Set<String> members = new HashSet<>(view);
+        members.addAll(guesses);
+        return members;
+    }
+
+    /** Records a (re)subscribe from {@code cursor}, with the members sent, on {@code server}. */
+    synchronized void started(long cursor, Set<String> members, String server) {
+        log.add(new Seen(Seen.START, cursor, null, null, null, List.of(), server, members == null ? null : Set.copyOf(members)));
+    }
+
+    /** The server's {@code subscribed}; {@code frameId} is its SSE {@code id:}, {@code null} on the WebSocket. */
+    synchronized void subscribed(JsonObject message, String frameId) {
+        log.add(new Seen(Seen.SUBSCRIBED, message.getJsonNumber("cursor").longValue(), null, null, null, List.of(), frameId,
+                null));
+    }
+
     /** The WebSocket subscribe message resuming from {@link #lastCursor}, with members when they fit. */
-    synchronized String subscribeMessage(int maxMembers) {
-        log.add(new Seen(Seen.START, lastCursor, null, null, null, List.of(), "resume"));
+    synchronized String subscribeMessage(int maxMembers, String server) {
         JsonObjectBuilder message = Json.createObjectBuilder().add("op", "subscribe").add("subscription_id", id)
                 .add("model", MODEL).add("cursor", lastCursor);
         switch (kind) {
@@ -116,17 +156,18 @@ final class SoakSubscription {
             case OWNER_FILTER -> message.add("kind", "filter").add("filter", Json.createObjectBuilder().add("owner", argument));
             case STATUS_FILTER -> message.add("kind", "filter").add("filter", Json.createObjectBuilder().add("status", argument));
         }
-        if (kind != Kind.OBJECT && view.size() <= maxMembers) {
-            JsonArrayBuilder members = Json.createArrayBuilder();
-            view.forEach(members::add);
-            message.add("members", members);
+        Set<String> members = members(maxMembers, true);
+        if (members != null) {
+            JsonArrayBuilder array = Json.createArrayBuilder();
+            members.forEach(array::add);
+            message.add("members", array);
         }
+        started(lastCursor, members, server);
         return message.build().toString();
     }
 
-    /** The SSE query resuming from {@link #lastCursor}, with members when they fit. */
-    synchronized String sseQuery(int maxMembers) {
-        log.add(new Seen(Seen.START, lastCursor, null, null, null, List.of(), "resume"));
+    /** The SSE query resuming from {@link #lastCursor}, with members when they fit; records the start when asked. */
+    synchronized SseResume sseQuery(int maxMembers) {
         StringBuilder query = new StringBuilder(MODEL).append("?cursor=").append(lastCursor).append("&heartbeat=5s");
         switch (kind) {
             case OBJECT -> query.append("&kind=object&pk=").append(argument);
@@ -134,10 +175,16 @@ final class SoakSubscription {
             case OWNER_FILTER -> query.append("&kind=filter&filter.owner=").append(encode(argument));
             case STATUS_FILTER -> query.append("&kind=filter&filter.status=").append(encode(argument));
         }
-        if (kind != Kind.OBJECT && !view.isEmpty() && view.size() <= maxMembers) {
-            query.append("&members=").append(encode(String.join(",", view)));
+        Set<String> members = members(maxMembers, false);
+        if (members != null) {
+            query.append("&members=").append(encode(String.join(",", members)));
         }
-        return query.toString();
+        refetched = false;
+        return new SseResume(query.toString(), lastCursor, members);
+    }
+
+    /** An SSE URL's query, with the cursor and members it names. */
+    record SseResume(String query, long cursor, Set<String> members) {
     }
 
     private static String encode(String text) {
@@ -148,7 +195,7 @@ final class SoakSubscription {
         long cursor = message.getJsonNumber("cursor").longValue();
         String pk = message.getJsonObject("subject").getString("pk");
         if (!message.containsKey("op")) {
-            log.add(new Seen(Seen.UNREADABLE, cursor, pk, null, message.getString("list_action"), List.of(), null));
+            log.add(new Seen(Seen.UNREADABLE, cursor, pk, null, message.getString("list_action"), List.of(), null, null));
             view.remove(pk);
             return;
         }
@@ -156,7 +203,7 @@ final class SoakSubscription {
         List<String> fields = message.containsKey("changed_fields") && message.get("changed_fields") != JsonValue.NULL
                 ? message.getJsonArray("changed_fields").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList()
                 : List.of();
-        log.add(new Seen(Seen.EVENT, cursor, pk, message.getString("op"), listAction, fields, null));
+        log.add(new Seen(Seen.EVENT, cursor, pk, message.getString("op"), listAction, fields, null, null));
         if (listAction.equals("added") || listAction.equals("changed")) {
             view.add(pk);
         } else {
@@ -168,7 +215,7 @@ final class SoakSubscription {
     /** Records a resync; the caller refetches. */
     synchronized void resync(JsonObject message) {
         long cursor = message.getJsonNumber("cursor").longValue();
-        log.add(new Seen(Seen.RESYNC, cursor, null, null, null, List.of(), message.getString("reason")));
+        log.add(new Seen(Seen.RESYNC, cursor, null, null, null, List.of(), message.getString("reason"), null));
         lastCursor = Math.max(lastCursor, cursor);
         resyncs++;
     }

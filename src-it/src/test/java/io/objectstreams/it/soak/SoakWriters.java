@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writers through the demo's REST API: creates, updates and deletes of orders of alice and bob (as themselves or
- * as carol, who is staff), and a share of writes that roll back on purpose ({@code it/soak/rollback}), at a paced
- * rate. Each writer changes only orders it created, plus the shared seed orders it may update; owners never
- * change, so who may read an order is fixed for its life.
+ * as carol, who is staff), staff moving an order to the other customer, and a share of writes that roll back on
+ * purpose ({@code it/soak/rollback}), at a paced rate. Each writer changes only orders it created, plus the shared
+ * seed orders it may update (never moved: the object subscriptions follow them).
  */
 final class SoakWriters {
 
@@ -92,14 +92,24 @@ final class SoakWriters {
                 continue;
             }
             double dice = random.nextDouble();
-            String action = mine.isEmpty() || dice < 0.3 ? "create" : dice < 0.8 ? "update" : "delete";
+            String action = mine.isEmpty() || dice < 0.3 ? "create" : dice < 0.7 ? "update" : dice < 0.8 ? "reassign" : "delete";
             String pk = switch (action) {
                 case "create" -> null;
                 case "update" -> random.nextDouble() < 0.25 ? seeds.get(random.nextInt(seeds.size())) : mine.get(random.nextInt(mine.size()));
                 default -> mine.get(random.nextInt(mine.size()));
             };
             String owner = pk == null ? OWNERS.get(random.nextInt(OWNERS.size())) : owners.get(pk);
-            String actor = random.nextDouble() < 0.3 ? "carol" : owner;
+            String actor = action.equals("reassign") || random.nextDouble() < 0.3 ? "carol" : owner;
+            String newOwner = OWNERS.get(1 - OWNERS.indexOf(owner));
+            if (action.equals("reassign")) {
+                // Staff moves the order to the other customer: it leaves one user's sets and enters the other's (G8).
+                Http.Reply reply = Http.send(base, actor, "PATCH", "api/orders/" + pk, "{\"owner\":\"" + newOwner + "\"}");
+                if (reply.ok()) {
+                    owners.put(pk, newOwner);
+                }
+                add(reply.ok() ? "committed:reassign" : "failed:reassign:" + reply.status());
+                continue;
+            }
             if (random.nextDouble() < rollbackShare) {
                 rollback(base, actor, action, pk, owner, random.nextBoolean() ? "commit" : "flush");
                 continue;

@@ -2,13 +2,24 @@ package io.objectstreams.it.soak;
 
 import io.objectstreams.it.support.SseClient;
 import java.net.URL;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-/** A soak client on Server-Sent Events: one subscription, one stream, resumed with {@code cursor} and {@code members}. */
+/**
+ * A soak client on Server-Sent Events: one subscription, one stream. It resumes either as the soak's other clients
+ * do, with a new URL naming its last cursor and members, or as a browser's {@code EventSource} does: the same URL
+ * again, with {@code Last-Event-ID} set to the last frame's {@code id:} (a new URL only after a refetch).
+ */
 final class SseSoakClient extends SoakClient {
 
-    SseSoakClient(String name, String user, Cluster cluster) {
+    private final boolean lastEventId;
+    private SoakSubscription.SseResume resume;
+    private String lastFrameId;
+
+    SseSoakClient(String name, String user, Cluster cluster, boolean lastEventId) {
         super(name, user, cluster);
+        this.lastEventId = lastEventId;
     }
 
     @Override
@@ -27,9 +38,23 @@ final class SseSoakClient extends SoakClient {
         if (!subscription.started()) {
             refetch(base, subscription);
         }
+        if (!lastEventId || resume == null || subscription.refetched) {
+            resume = subscription.sseQuery(MAX_MEMBERS_SSE);
+            lastFrameId = null;
+        }
+        Map<String, String> headers = Map.of();
+        long from = resume.cursor();
+        Set<String> members = resume.members();
+        if (lastFrameId != null) {
+            headers = Map.of("Last-Event-ID", lastFrameId);
+            from = Long.parseLong(lastFrameId);
+            // The server takes the URL's members only for the URL's own cursor.
+            members = from == resume.cursor() ? members : null;
+        }
+        subscription.started(from, members, cluster.name(base));
         SseClient stream;
         try {
-            stream = SseClient.open(base, user, subscription.sseQuery(MAX_MEMBERS_SSE));
+            stream = SseClient.open(base, user, resume.query(), headers);
         } catch (RuntimeException refused) {
             error("connect");
             Thread.sleep(500);
@@ -52,7 +77,12 @@ final class SseSoakClient extends SoakClient {
                     }
                     continue;
                 }
-                if (frame.data() != null) {
+                if (frame.id() != null) {
+                    lastFrameId = frame.id();
+                }
+                if ("subscribed".equals(frame.event())) {
+                    subscription.subscribed(frame.data(), frame.id());
+                } else if (frame.data() != null) {
                     handle(base, frame.data());
                 }
             }

@@ -55,7 +55,7 @@ final class WsSoakClient extends SoakClient {
         connectedTo = base;
         try {
             for (SoakSubscription subscription : subscriptions) {
-                socket.sendText(subscription.subscribeMessage(MAX_MEMBERS_WS), true).get(10, TimeUnit.SECONDS);
+                socket.sendText(subscription.subscribeMessage(MAX_MEMBERS_WS, cluster.name(base)), true).get(10, TimeUnit.SECONDS);
                 if (!awaitReply(base, connection, subscription)) {
                     return;
                 }
@@ -99,6 +99,7 @@ final class WsSoakClient extends SoakClient {
             }
             String type = message.getString("type", "");
             if (type.equals("subscribed") && message.getString("subscription_id").equals(subscription.id)) {
+                subscription.subscribed(message, null);
                 return true;
             }
             if (!handle(base, message)) {

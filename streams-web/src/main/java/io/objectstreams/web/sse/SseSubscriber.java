@@ -1,9 +1,11 @@
 package io.objectstreams.web.sse;
 
+import io.objectstreams.protocol.MessageType;
 import io.objectstreams.protocol.ResyncReason;
 import io.objectstreams.web.subscription.OutboundMessage;
 import io.objectstreams.web.subscription.Subscriber;
 import io.objectstreams.web.subscription.ConnectionRegistry;
+import io.objectstreams.web.testing.DeliveryFaults;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -137,7 +139,9 @@ final class SseSubscriber implements Subscriber, AsyncListener {
     public void send(OutboundMessage message, Consumer<Throwable> done) {
         StringBuilder frame = new StringBuilder(message.text().length() + 48);
         if (message.cursor() >= 0) {
-            frame.append("id: ").append(message.cursor()).append('\n');
+            boolean ahead = message.type() == MessageType.SUBSCRIBED
+                    && DeliveryFaults.fire(DeliveryFaults.Fault.FUTURE_SUBSCRIBED_ID);
+            frame.append("id: ").append(ahead ? message.cursor() + 3 : message.cursor()).append('\n');
         }
         frame.append("event: ").append(message.type().wireName()).append('\n').append("data: ").append(message.text())
                 .append("\n\n");

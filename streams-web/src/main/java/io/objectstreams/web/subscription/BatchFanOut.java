@@ -6,6 +6,8 @@ import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.StreamGap;
 import io.objectstreams.protocol.ResyncReason;
+import io.objectstreams.protocol.SubscriptionKind;
+import io.objectstreams.web.testing.DeliveryFaults;
 import io.objectstreams.web.visibility.Visibility;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -110,7 +112,7 @@ final class BatchFanOut {
                 undecided.computeIfAbsent(delivery.session(), k -> new LinkedHashSet<>()).add(delivery.subscription());
             } else {
                 delivery.session().deliver(delivery.subscription(), delivery.event(),
-                        matches.contains(delivery.event().pk()), payloads);
+                        matches.contains(delivery.event().pk()) || leaks(delivery), payloads);
             }
         }
         resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
@@ -135,6 +137,15 @@ final class BatchFanOut {
         return batch.stream()
                 .filter(e -> e.op() == EventOperation.DELETED || e.cursor() > deletedAt.getOrDefault(e.subject(), 0L))
                 .toList();
+    }
+
+    /** A test's deliberate defect ({@link DeliveryFaults}): an unreadable object's event for a model subscription. */
+    private static boolean leaks(Pending delivery) {
+        return DeliveryFaults.armed(DeliveryFaults.Fault.LEAK_EVENT)
+                && delivery.subscription().request().kind() == SubscriptionKind.MODEL
+                && delivery.event().op() != EventOperation.DELETED
+                && !delivery.subscription().isMember(delivery.event().pk())
+                && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT);
     }
 
     /** The matching subjects of one scope, or {@code null} when they cannot be decided (never guessed, G8/G10). */

@@ -55,6 +55,7 @@ final class OutboundQueue {
     /** The thread inside this queue's send call, so a send that completes synchronously does not recurse. */
     private Thread inSend;
     private boolean closed;
+    private final QueueFaults faults = new QueueFaults();
     private long droppedEvents;
 
     OutboundQueue(Subscriber subscriber, OutboundBudget budget, Executor senders) {
@@ -110,10 +111,17 @@ final class OutboundQueue {
             }
             QueueEntry entry = new QueueEntry(QueueEntry.Kind.EVENT, subscription, null, subscription.eventHead(), payload,
                     cursor);
+            if (faults.withholds(entry)) {
+                return;
+            }
             if (budget.admits(queuedBytes, entry.bytes)) {
                 add(entry);
             } else {
                 overflow(subscription, cursor);
+            }
+            QueueEntry extra = faults.after(entry);
+            if (extra != null) {
+                add(extra);
             }
             if (sending || started) {
                 return;

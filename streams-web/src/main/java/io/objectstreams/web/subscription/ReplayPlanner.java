@@ -91,8 +91,15 @@ class ReplayPlanner {
             if (ReplayClassification.pruned(from, state)) {
                 return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_PRUNED);
             }
-            return request.isObject() ? replayObject(request, members, from, cursor)
-                    : replaySet(viewer, request, members, from, cursor);
+            if (request.isObject()) {
+                return replayObject(request, members, from, cursor);
+            }
+            SubscriptionStart start = replaySet(viewer, request, members, from, cursor);
+            if (request.resumesWithoutMembers() && start.resyncReason() == null) {
+                // Read after the members and the replay: see Subscription#unaccounted.
+                subscription.watchUnaccounted(feed.transactionSnapshot());
+            }
+            return start;
         } catch (SQLException | RuntimeException e) {
             // The database went away mid-subscribe (JDBC, or the persistence provider's queries): the client is told
             // to retry, by the subscription's id; the database's own words (SQL, hosts, users) go to the log only.

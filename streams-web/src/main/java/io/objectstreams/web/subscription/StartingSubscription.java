@@ -1,11 +1,9 @@
 package io.objectstreams.web.subscription;
 
-import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.protocol.ResyncReason;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * The live events a subscription is handed while it starts (its members and replay are being read), applied once it
@@ -41,22 +39,6 @@ final class StartingSubscription {
         buffered.clear();
         resyncCursor = Math.max(resyncCursor, cursor);
         resyncReason = reason;
-    }
-
-    /**
-     * For a subscription resumed from a cursor without the client's {@code members} (G10): a buffered event that
-     * neither matches nor concerns a member may be about an object the client held at its cursor, which left the
-     * set after the subscription registered but before its members were read. Whether it did cannot be told without
-     * naming an object the viewer may never have seen, so the subscription resyncs through the buffered events
-     * instead ({@code cursor_replay_unavailable}). An object created in that window the client cannot hold.
-     */
-    void resyncIfUnaccounted(Predicate<String> isMember) {
-        for (Delivery live : buffered) {
-            if (!live.matches() && live.event().op() != EventOperation.CREATED && !isMember.test(live.event().pk())) {
-                resync(buffered.get(buffered.size() - 1).event().cursor(), ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
-                return;
-            }
-        }
     }
 
     List<Delivery> buffered() {

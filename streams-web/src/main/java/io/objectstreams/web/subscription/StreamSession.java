@@ -89,9 +89,7 @@ public final class StreamSession {
             throw e;
         }
         synchronized (this) {
-            if (!holds(subscription)) {
-                // Ended by the server while it started (its set grew too large on a reread): the client was told
-                // why, and must not be told it is subscribed.
+            if (!holds(subscription)) { // ended by the server while it started: told why, never subscribed
                 return;
             }
             checkMemberRoom(id, start);
@@ -100,10 +98,7 @@ public final class StreamSession {
     }
 
     private synchronized void checkRoomFor(String id) throws ProtocolError {
-        if (subscriptions.containsKey(id)) {
-            throw new ProtocolError(ErrorCode.DUPLICATE_SUBSCRIPTION, "Subscription " + ProtocolError.quoted(id) + " is already active");
-        }
-        limits.checkSubscriptionRoom(subscriptions.size());
+        limits.checkSubscriptionRoom(id, subscriptions.keySet());
     }
 
     /**
@@ -165,15 +160,9 @@ public final class StreamSession {
             apply(subscription, replayed.event(), replayed.matches(), payloads);
         }
         StartingSubscription pending = starting.remove(subscription.id());
-        if (start.resyncReason() == null && subscription.request().resumesWithoutMembers()) {
-            pending.resyncIfUnaccounted(subscription::isMember);
-        }
         if (pending.resyncReason() != null) {
-            // The dropped live events may be newer than the members just read: they are read again at the next
-            // batch, and the client is told to resync once more then.
-            resyncNow(subscription, pending.resyncCursor(), pending.resyncReason());
-            subscription.markStale(pending.resyncReason());
-            ledger.rereadLater(this, subscription);
+            // The dropped live events may be newer than the members just read.
+            resyncStale(subscription, pending.resyncCursor(), pending.resyncReason());
         }
         for (Delivery live : pending.buffered()) {
             apply(subscription, live.event(), live.matches(), payloads);
@@ -215,10 +204,8 @@ public final class StreamSession {
         StartingSubscription pending = starting.get(subscription.id());
         if (pending != null) {
             pending.buffer(event, matches);
-        } else if (subscription.staleReason() == null) {
-            apply(subscription, event, matches, payloads);
         } else {
-            subscription.skipThrough(event.cursor());
+            apply(subscription, event, matches, payloads);
         }
     }
 
@@ -252,10 +239,7 @@ public final class StreamSession {
         return subscriptions.get(subscription.id()) == subscription;
     }
 
-    /**
-     * Ends a subscription the server can no longer follow, with {@code error} naming it; the connection carries
-     * on (G12).
-     */
+    /** Ends a subscription the server can no longer follow, with {@code error} naming it; the connection carries on. */
     synchronized void end(Subscription subscription, ProtocolError error) {
         if (holds(subscription)) {
             forget(subscription.id());
@@ -268,7 +252,6 @@ public final class StreamSession {
         return List.copyOf(subscriptions.values());
     }
 
-    /** Subscriptions of this connection, for health data. */
     synchronized int subscriptionCount() {
         return subscriptions.size();
     }
@@ -290,7 +273,22 @@ public final class StreamSession {
         outbound.control(Messages.resyncRequired(subscription.id(), cursor, reason));
     }
 
+    /** Resyncs now, and once more at the next batch, whose members are read again. */
+    private void resyncStale(Subscription subscription, long cursor, ResyncReason reason) {
+        resyncNow(subscription, cursor, reason);
+        subscription.markStale(reason);
+        ledger.rereadLater(this, subscription);
+    }
+
     private void apply(Subscription subscription, StreamEvent event, boolean matches, EventPayloads payloads) {
+        if (subscription.staleReason() != null) {
+            subscription.skipThrough(event.cursor());
+            return;
+        }
+        if (subscription.unaccounted(event, matches)) {
+            resyncStale(subscription, event.cursor(), ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            return;
+        }
         var action = subscription.effect(event, matches);
         if (action != null) {
             boolean own = viewer.name() != null && viewer.name().equals(event.actor());

@@ -3,6 +3,7 @@ package io.objectstreams.web.subscription;
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
+import io.objectstreams.feed.TransactionSnapshot;
 import io.objectstreams.protocol.ListAction;
 import io.objectstreams.protocol.ResyncReason;
 import io.objectstreams.web.filter.Filter;
@@ -33,6 +34,8 @@ final class Subscription {
     private Set<String> members = new HashSet<>();
     private long sentThrough;
     private ResyncReason staleReason;
+    /** For a subscription resumed without members: when its members were read, until it has resynced once. */
+    private TransactionSnapshot membersReadAt;
 
     Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer) {
         this(id, request, filter, viewer, ServerTally.unbounded());
@@ -122,6 +125,29 @@ final class Subscription {
     /** Whether an event on this subject may concern the subscription (before visibility and filter are known). */
     boolean concerns(StreamEvent event) {
         return event.model().equals(request.model()) && (request.pk() == null || request.pk().equals(event.pk()));
+    }
+
+    /** Starts watching for {@link #unaccounted} events: {@code readAt} covers the members the subscription starts with. */
+    void watchUnaccounted(TransactionSnapshot readAt) {
+        membersReadAt = readAt;
+    }
+
+    /**
+     * For a subscription resumed without the client's {@code members} (G10): whether this event, not yet applied, may
+     * concern an object the client held that left the set before the members were read. The members reflect every
+     * transaction the snapshot taken after reading them has seen; an event of such a transaction that neither
+     * matches nor concerns a member, about an object not created by it, can be that: whether the client held the
+     * object cannot be told without naming one the viewer may never have seen, so the subscription must resync
+     * ({@code cursor_replay_unavailable}). Its event may arrive while the subscription starts or after, whenever
+     * delivery reaches it. True at most once: the resync reads the members again.
+     */
+    boolean unaccounted(StreamEvent event, boolean matchesNow) {
+        if (membersReadAt == null || matchesNow || event.cursor() <= sentThrough || event.op() == EventOperation.CREATED
+                || members.contains(event.pk()) || !membersReadAt.sees(event.transactionId())) {
+            return false;
+        }
+        membersReadAt = null;
+        return true;
     }
 
     /**

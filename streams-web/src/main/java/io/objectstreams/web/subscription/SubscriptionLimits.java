@@ -17,8 +17,16 @@ import io.objectstreams.protocol.ErrorCode;
 record SubscriptionLimits(int maxSubscriptions, int maxMemberPks, int maxConnectionMemberPks, long maxConnectionBytes,
                           int replayLimit) {
 
-    /** Refuses one more subscription on a connection that holds {@code held} ({@code subscription_limit_exceeded}). */
-    void checkSubscriptionRoom(int held) throws ProtocolError {
+    /**
+     * Refuses subscription {@code id} on a connection whose subscriptions are {@code active}: the id is taken
+     * ({@code duplicate_subscription}), or the connection holds its most ({@code subscription_limit_exceeded}).
+     */
+    void checkSubscriptionRoom(String id, java.util.Set<String> active) throws ProtocolError {
+        if (active.contains(id)) {
+            throw new ProtocolError(ErrorCode.DUPLICATE_SUBSCRIPTION, "Subscription " + ProtocolError.quoted(id)
+                    + " is already active");
+        }
+        int held = active.size();
         if (held >= maxSubscriptions) {
             throw new ProtocolError(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds " + held
                     + " subscriptions (streams.websocket.max-subscriptions)");

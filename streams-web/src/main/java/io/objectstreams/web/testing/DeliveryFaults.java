@@ -1,0 +1,87 @@
+package io.objectstreams.web.testing;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Logger;
+
+/**
+ * Deliberate delivery defects, for proving that a test's oracle catches them (docs/testing.md). Each fault is armed
+ * once and fires once, at the next message it applies to. Off unless the JVM was started with the switch: the system
+ * property {@value #PROPERTY} or the environment variable {@value #ENVIRONMENT} set to {@code enabled}. Without it,
+ * {@link #arm} refuses and nothing here ever fires; with it, the server logs a SEVERE line at the first use. The
+ * delivery path pays one volatile read per message for the check.
+ */
+public final class DeliveryFaults {
+
+    public static final String PROPERTY = "objectstreams.test-faults";
+    public static final String ENVIRONMENT = "OBJECTSTREAMS_TEST_FAULTS";
+
+    /** What a fault does to the next message it applies to. */
+    public enum Fault {
+        /** An event a subscription is owed is not sent. */
+        DROP_EVENT,
+        /** An event is sent twice. */
+        DUPLICATE_EVENT,
+        /** An event is held back and sent after its subscription's next one. */
+        REORDER_EVENTS,
+        /** A model subscription is sent, as {@code added}, an event about an object its viewer cannot read. */
+        LEAK_EVENT,
+        /** An SSE {@code subscribed} frame's {@code id:} is 3 cursors ahead of what the client was brought up to. */
+        FUTURE_SUBSCRIBED_ID
+    }
+
+    private static final boolean PERMITTED = permitted();
+    private static final AtomicReference<Fault> ARMED = new AtomicReference<>();
+    private static final Map<Fault, AtomicLong> FIRED = new EnumMap<>(Fault.class);
+
+    static {
+        for (Fault fault : Fault.values()) {
+            FIRED.put(fault, new AtomicLong());
+        }
+        if (PERMITTED) {
+            Logger.getLogger(DeliveryFaults.class.getName()).severe("Delivery faults can be armed in this JVM ("
+                    + PROPERTY + "): a test server only, never production");
+        }
+    }
+
+    private DeliveryFaults() {
+    }
+
+    private static boolean permitted() {
+        String value = System.getProperty(PROPERTY, System.getenv(ENVIRONMENT));
+        return value != null && value.trim().toLowerCase(Locale.ROOT).equals("enabled");
+    }
+
+    /** Arms {@code fault} (replacing any armed one), or {@code null} to disarm. */
+    public static void arm(Fault fault) {
+        if (!PERMITTED) {
+            throw new IllegalStateException("Delivery faults are disabled: start the JVM with " + PROPERTY
+                    + "=enabled (tests only)");
+        }
+        ARMED.set(fault);
+    }
+
+    /** Whether {@code fault} is armed, without firing it. */
+    public static boolean armed(Fault fault) {
+        return ARMED.get() == fault;
+    }
+
+    /** Whether {@code fault} is armed; if so, it is disarmed and counted as fired. */
+    public static boolean fire(Fault fault) {
+        if (ARMED.get() != fault || fault == null || !ARMED.compareAndSet(fault, null)) {
+            return false;
+        }
+        FIRED.get(fault).incrementAndGet();
+        return true;
+    }
+
+    /** How often each fault fired since start. */
+    public static Map<Fault, Long> fired() {
+        Map<Fault, Long> counts = new EnumMap<>(Fault.class);
+        FIRED.forEach((fault, count) -> counts.put(fault, count.get()));
+        return counts;
+    }
+}
