@@ -274,6 +274,11 @@ final class SoakOracle {
         private boolean uncertain;
         /** ...except for those an event has settled since. */
         private final Set<String> settled = new HashSet<>();
+        /**
+         * After a resume without members the server's set can only hold more than the client's (what entered before
+         * it was read); after a refetch it can also hold less (the known race of carrying on, protocol.md).
+         */
+        private boolean afterRefetch;
         private final Map<String, Integer> resyncs = new TreeMap<>();
         private int startsWithoutMembers;
         private int starts;
@@ -315,6 +320,7 @@ final class SoakOracle {
             // Without members the server starts from the set it reads itself, a moment after registering: which
             // orders it counts as the client's is known only as events settle them.
             uncertain = members == null && subscription.kind != Kind.OBJECT;
+            afterRefetch = false;
             settled.clear();
             int i = 1;
             Long registered = null;
@@ -490,6 +496,7 @@ final class SoakOracle {
             held.clear();
             held.addAll(seen.set());
             uncertain = true;
+            afterRefetch = true;
             settled.clear();
         }
 
@@ -506,7 +513,8 @@ final class SoakOracle {
                     count("rows covered by a refetch", 1);
                     continue;
                 }
-                Boolean belonged = belonged(row.pk());
+                // What is owed follows what the client holds; only after a refetch may the server hold less.
+                Boolean belonged = afterRefetch ? belonged(row.pk()) : Boolean.valueOf(held.contains(row.pk()));
                 boolean mayBeOutside = belonged == null || !belonged;
                 if (row.op().equals("deleted")) {
                     if (!mayBeOutside) {

@@ -88,7 +88,8 @@ final class BatchFanOut {
     }
 
     private void fanOut(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
-        List<StreamEvent> events = relevant(batch.events());
+        Relevant relevant = relevant(batch.events());
+        List<StreamEvent> events = relevant.events();
         List<Pending> pending = new ArrayList<>();
         // One set of subjects per distinct scope: the scope's hash is computed once, so grouping costs a lookup per
         // delivery, where a set per subscription (merged afterwards) cost an allocation per delivery.
@@ -112,7 +113,8 @@ final class BatchFanOut {
                 undecided.computeIfAbsent(delivery.session(), k -> new LinkedHashSet<>()).add(delivery.subscription());
             } else {
                 delivery.session().deliver(delivery.subscription(), delivery.event(),
-                        matches.contains(delivery.event().pk()) || leaks(delivery), payloads);
+                        matches.contains(delivery.event().pk()) || leaks(delivery),
+                        relevant.supersededBy(delivery.event()), payloads);
             }
         }
         resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
@@ -122,9 +124,11 @@ final class BatchFanOut {
      * The batch without the events a later delete in the same batch supersedes. Membership is decided against
      * the database as it is now, where a deleted object no longer exists: its earlier events could only be
      * reported as leaving the set. Dropping them, the delete reaches whoever had the object (as {@code deleted}),
-     * and an object created and deleted within one batch, which nobody was told about, has no effect.
+     * and an object created and deleted within one batch, which nobody was told about, has no effect. Each delete
+     * keeps the transactions of the events it superseded ({@link Subscription#unaccounted}); none when one of them
+     * created the object, which then nobody can have held before the batch.
      */
-    private static List<StreamEvent> relevant(List<StreamEvent> batch) {
+    private static Relevant relevant(List<StreamEvent> batch) {
         Map<ObjectRef, Long> deletedAt = new HashMap<>();
         for (StreamEvent event : batch) {
             if (event.op() == EventOperation.DELETED) {
@@ -132,11 +136,29 @@ final class BatchFanOut {
             }
         }
         if (deletedAt.isEmpty()) {
-            return batch;
+            return new Relevant(batch, Map.of());
         }
-        return batch.stream()
-                .filter(e -> e.op() == EventOperation.DELETED || e.cursor() > deletedAt.getOrDefault(e.subject(), 0L))
-                .toList();
+        List<StreamEvent> kept = new ArrayList<>();
+        Map<ObjectRef, long[]> superseded = new HashMap<>();
+        for (StreamEvent event : batch) {
+            if (event.op() == EventOperation.DELETED || event.cursor() > deletedAt.getOrDefault(event.subject(), 0L)) {
+                kept.add(event);
+            } else {
+                long[] before = superseded.getOrDefault(event.subject(), Delivery.NONE);
+                superseded.put(event.subject(), event.op() == EventOperation.CREATED || before == null ? null
+                        : java.util.stream.LongStream.concat(java.util.Arrays.stream(before),
+                                java.util.stream.LongStream.of(event.transactionId())).toArray());
+            }
+        }
+        return new Relevant(kept, superseded);
+    }
+
+    /** A batch's events, and for each subject deleted in it the transactions of its superseded events. */
+    private record Relevant(List<StreamEvent> events, Map<ObjectRef, long[]> superseded) {
+        long[] supersededBy(StreamEvent event) {
+            long[] transactions = event.op() == EventOperation.DELETED ? superseded.get(event.subject()) : null;
+            return transactions == null ? Delivery.NONE : transactions;
+        }
     }
 
     /** A test's deliberate defect ({@link DeliveryFaults}): an unreadable object's event for a model subscription. */

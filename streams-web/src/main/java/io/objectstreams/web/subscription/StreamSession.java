@@ -157,7 +157,7 @@ public final class StreamSession {
         }
         EventPayloads payloads = new EventPayloads();
         for (Delivery replayed : start.replay()) {
-            apply(subscription, replayed.event(), replayed.matches(), payloads);
+            apply(subscription, replayed, payloads);
         }
         StartingSubscription pending = starting.remove(subscription.id());
         if (pending.resyncReason() != null) {
@@ -165,7 +165,7 @@ public final class StreamSession {
             resyncStale(subscription, pending.resyncCursor(), pending.resyncReason());
         }
         for (Delivery live : pending.buffered()) {
-            apply(subscription, live.event(), live.matches(), payloads);
+            apply(subscription, live, payloads);
         }
     }
 
@@ -197,15 +197,16 @@ public final class StreamSession {
     }
 
     /** Hands one live event to a subscription; it is sent if it has an effect there. */
-    synchronized void deliver(Subscription subscription, StreamEvent event, boolean matches, EventPayloads payloads) {
+    synchronized void deliver(Subscription subscription, StreamEvent event, boolean matches, long[] superseded,
+                              EventPayloads payloads) {
         if (subscriptions.get(subscription.id()) != subscription) {
             return;
         }
         StartingSubscription pending = starting.get(subscription.id());
         if (pending != null) {
-            pending.buffer(event, matches);
+            pending.buffer(event, matches, superseded);
         } else {
-            apply(subscription, event, matches, payloads);
+            apply(subscription, new Delivery(event, matches, superseded), payloads);
         }
     }
 
@@ -280,16 +281,17 @@ public final class StreamSession {
         ledger.rereadLater(this, subscription);
     }
 
-    private void apply(Subscription subscription, StreamEvent event, boolean matches, EventPayloads payloads) {
+    private void apply(Subscription subscription, Delivery delivery, EventPayloads payloads) {
+        StreamEvent event = delivery.event();
         if (subscription.staleReason() != null) {
             subscription.skipThrough(event.cursor());
             return;
         }
-        if (subscription.unaccounted(event, matches)) {
+        if (subscription.unaccounted(event, delivery.matches(), delivery.superseded())) {
             resyncStale(subscription, event.cursor(), ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             return;
         }
-        var action = subscription.effect(event, matches);
+        var action = subscription.effect(event, delivery.matches());
         if (action != null) {
             boolean own = viewer.name() != null && viewer.name().equals(event.actor());
             outbound.event(subscription, event.cursor(), payloads.of(event, action, own));

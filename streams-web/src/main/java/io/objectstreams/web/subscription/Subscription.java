@@ -87,6 +87,7 @@ final class Subscription {
     void reread(Set<String> currentMembers) {
         replaceMembers(currentMembers);
         staleReason = null;
+        membersReadAt = null; // the client refetches: what it holds is read afresh
     }
 
     private void replaceMembers(Set<String> now) {
@@ -139,15 +140,26 @@ final class Subscription {
      * matches nor concerns a member, about an object not created by it, can be that: whether the client held the
      * object cannot be told without naming one the viewer may never have seen, so the subscription must resync
      * ({@code cursor_replay_unavailable}). Its event may arrive while the subscription starts or after, whenever
-     * delivery reaches it. True at most once: the resync reads the members again.
+     * delivery reaches it; a delete stands for the events it superseded in its batch too. True at most once: the
+     * resync reads the members again.
      */
-    boolean unaccounted(StreamEvent event, boolean matchesNow) {
+    boolean unaccounted(StreamEvent event, boolean matchesNow, long[] superseded) {
         if (membersReadAt == null || matchesNow || event.cursor() <= sentThrough || event.op() == EventOperation.CREATED
-                || members.contains(event.pk()) || !membersReadAt.sees(event.transactionId())) {
+                || members.contains(event.pk()) || !seen(event.transactionId(), superseded)) {
             return false;
         }
         membersReadAt = null;
         return true;
+    }
+
+    /** Whether the members were read after {@code transaction}, or after one a delete superseded. */
+    private boolean seen(long transaction, long[] superseded) {
+        for (long earlier : superseded) {
+            if (membersReadAt.sees(earlier)) {
+                return true;
+            }
+        }
+        return membersReadAt.sees(transaction);
     }
 
     /**
@@ -187,5 +199,6 @@ final class Subscription {
     /** Skips everything up to {@code cursor} (after a resync). */
     void skipThrough(long cursor) {
         sentThrough = Math.max(sentThrough, cursor);
+        membersReadAt = null; // after a resync the client refetches: no longer unaccounted for
     }
 }

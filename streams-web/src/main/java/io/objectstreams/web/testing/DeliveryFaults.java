@@ -11,8 +11,8 @@ import java.util.logging.Logger;
  * Deliberate delivery defects, for proving that a test's oracle catches them (docs/testing.md). Each fault is armed
  * once and fires once, at the next message it applies to. Off unless the JVM was started with the switch: the system
  * property {@value #PROPERTY} or the environment variable {@value #ENVIRONMENT} set to {@code enabled}. Without it,
- * {@link #arm} refuses and nothing here ever fires; with it, the server logs a SEVERE line at the first use. The
- * delivery path pays one volatile read per message for the check.
+ * {@link #arm} refuses and nothing here ever fires, and the checks on the delivery path test a constant the JIT
+ * folds away; with it, the server logs a SEVERE line at the first use.
  */
 public final class DeliveryFaults {
 
@@ -66,12 +66,12 @@ public final class DeliveryFaults {
 
     /** Whether {@code fault} is armed, without firing it. */
     public static boolean armed(Fault fault) {
-        return ARMED.get() == fault;
+        return PERMITTED && ARMED.get() == fault;
     }
 
     /** Whether {@code fault} is armed; if so, it is disarmed and counted as fired. */
     public static boolean fire(Fault fault) {
-        if (ARMED.get() != fault || fault == null || !ARMED.compareAndSet(fault, null)) {
+        if (!PERMITTED || ARMED.get() != fault || fault == null || !ARMED.compareAndSet(fault, null)) {
             return false;
         }
         FIRED.get(fault).incrementAndGet();
