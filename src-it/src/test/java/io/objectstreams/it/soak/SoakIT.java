@@ -211,7 +211,9 @@ class SoakIT {
     private void arm(Fault fault) {
         for (Cluster.Slot slot : cluster.slots) {
             if (slot.up) {
-                Http.Reply reply = Http.send(slot.base, "carol", "POST", "api/it/faults" + (fault == null ? "" : "?fault=" + fault), null);
+                // Only the fault runs' own subscriptions (ids fault-0, fault-1, ...): a stream the fuzz left open must not take it.
+                Http.Reply reply = Http.send(slot.base, "carol", "POST", "api/it/faults"
+                        + (fault == null ? "" : "?subscriptions=fault-&fault=" + fault), null);
                 assertThat(reply.status()).as("arming " + fault + " on " + slot).isEqualTo(200);
             }
         }
@@ -237,12 +239,12 @@ class SoakIT {
             String own = seeds.entrySet().stream().filter(e -> user.equals("carol") || e.getValue().equals(user))
                     .map(Map.Entry::getKey).findFirst().orElseThrow();
             WsSoakClient ws = new WsSoakClient("fault-ws-" + user, user, cluster);
-            ws.subscriptions.add(new SoakSubscription("f" + n++, user, Kind.OBJECT, own));
-            ws.subscriptions.add(new SoakSubscription("f" + n++, user, Kind.MODEL, null));
-            ws.subscriptions.add(new SoakSubscription("f" + n++, user, Kind.STATUS_FILTER, "open"));
+            ws.subscriptions.add(new SoakSubscription("fault-" + n++, user, Kind.OBJECT, own));
+            ws.subscriptions.add(new SoakSubscription("fault-" + n++, user, Kind.MODEL, null));
+            ws.subscriptions.add(new SoakSubscription("fault-" + n++, user, Kind.STATUS_FILTER, "open"));
             few.add(ws);
             SseSoakClient sse = new SseSoakClient("fault-sse-" + user, user, cluster, true);
-            sse.subscriptions.add(new SoakSubscription("f" + n++, user, Kind.OWNER_FILTER, user.equals("bob") ? "bob" : "alice"));
+            sse.subscriptions.add(new SoakSubscription("fault-" + n++, user, Kind.OWNER_FILTER, user.equals("bob") ? "bob" : "alice"));
             few.add(sse);
         }
         return few;

@@ -167,7 +167,7 @@ final class BatchFanOut {
                 && delivery.subscription().request().kind() == SubscriptionKind.MODEL
                 && delivery.event().op() != EventOperation.DELETED
                 && !delivery.subscription().isMember(delivery.event().pk())
-                && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT);
+                && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT, delivery.subscription().id());
     }
 
     /** The matching subjects of one scope, or {@code null} when they cannot be decided (never guessed, G8/G10). */

@@ -14,10 +14,10 @@ final class QueueFaults {
 
     /** Whether {@code entry} is not to be queued now: dropped, or held back. */
     boolean withholds(QueueEntry entry) {
-        if (DeliveryFaults.fire(Fault.DROP_EVENT)) {
+        if (DeliveryFaults.fire(Fault.DROP_EVENT, entry.subscription.id())) {
             return true;
         }
-        if (heldBack == null && DeliveryFaults.fire(Fault.REORDER_EVENTS)) {
+        if (heldBack == null && DeliveryFaults.fire(Fault.REORDER_EVENTS, entry.subscription.id())) {
             heldBack = entry;
             return true;
         }
@@ -31,7 +31,7 @@ final class QueueFaults {
             heldBack = null;
             return held;
         }
-        if (DeliveryFaults.fire(Fault.DUPLICATE_EVENT)) {
+        if (DeliveryFaults.fire(Fault.DUPLICATE_EVENT, entry.subscription.id())) {
             return new QueueEntry(entry.kind, entry.subscription, null, entry.head, entry.payload, entry.cursor);
         }
         return null;

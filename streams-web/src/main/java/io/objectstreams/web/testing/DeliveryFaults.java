@@ -35,6 +35,8 @@ public final class DeliveryFaults {
 
     private static final boolean PERMITTED = permitted();
     private static final AtomicReference<Fault> ARMED = new AtomicReference<>();
+    /** When set, the armed fault fires only on a subscription whose id starts with it. */
+    private static volatile String target;
     private static final Map<Fault, AtomicLong> FIRED = new EnumMap<>(Fault.class);
 
     static {
@@ -57,10 +59,19 @@ public final class DeliveryFaults {
 
     /** Arms {@code fault} (replacing any armed one), or {@code null} to disarm. */
     public static void arm(Fault fault) {
+        arm(fault, null);
+    }
+
+    /**
+     * Arms {@code fault} for the subscriptions whose id starts with {@code subscriptionPrefix} ({@code null}: any),
+     * so that other connections on the server cannot take it.
+     */
+    public static void arm(Fault fault, String subscriptionPrefix) {
         if (!PERMITTED) {
             throw new IllegalStateException("Delivery faults are disabled: start the JVM with " + PROPERTY
                     + "=enabled (tests only)");
         }
+        target = subscriptionPrefix;
         ARMED.set(fault);
     }
 
@@ -71,7 +82,15 @@ public final class DeliveryFaults {
 
     /** Whether {@code fault} is armed; if so, it is disarmed and counted as fired. */
     public static boolean fire(Fault fault) {
-        if (!PERMITTED || ARMED.get() != fault || fault == null || !ARMED.compareAndSet(fault, null)) {
+        return fire(fault, null);
+    }
+
+    /** {@link #fire(Fault)} for a message of subscription {@code subscriptionId} ({@code null}: of none in particular). */
+    public static boolean fire(Fault fault, String subscriptionId) {
+        String only = target;
+        if (!PERMITTED || ARMED.get() != fault || fault == null
+                || only != null && subscriptionId != null && !subscriptionId.startsWith(only)
+                || !ARMED.compareAndSet(fault, null)) {
             return false;
         }
         FIRED.get(fault).incrementAndGet();

@@ -13,7 +13,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * {@code POST it/faults?fault=DROP_EVENT} arms one of {@link DeliveryFaults} (none: disarms); {@code GET it/faults}
+ * {@code POST it/faults?fault=DROP_EVENT&subscriptions=fault-} arms one of {@link DeliveryFaults} for the subscriptions
+ * whose id starts with {@code fault-} (no fault: disarms); {@code GET it/faults}
  * says how often each fired. 409 when the server was not started with the switch.
  */
 @Path("it/faults")
@@ -21,9 +22,9 @@ import jakarta.ws.rs.core.Response;
 public class FaultsResource {
 
     @POST
-    public Response arm(@QueryParam("fault") String fault) {
+    public Response arm(@QueryParam("fault") String fault, @QueryParam("subscriptions") String prefix) {
         try {
-            DeliveryFaults.arm(fault == null || fault.isEmpty() ? null : DeliveryFaults.Fault.valueOf(fault));
+            DeliveryFaults.arm(fault == null || fault.isEmpty() ? null : DeliveryFaults.Fault.valueOf(fault), prefix);
         } catch (IllegalStateException e) {
             return Response.status(409).entity(Json.createObjectBuilder().add("error", e.getMessage()).build()).build();
         }
