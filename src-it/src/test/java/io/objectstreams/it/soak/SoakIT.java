@@ -213,7 +213,8 @@ class SoakIT {
             if (slot.up) {
                 // Only the fault runs' own subscriptions (ids fault-0, fault-1, ...): a stream the fuzz left open must not take it.
                 Http.Reply reply = Http.send(slot.base, "carol", "POST", "api/it/faults"
-                        + (fault == null ? "" : "?subscriptions=fault-&fault=" + fault), null);
+                        + (fault == null ? "" : "?subscriptions=" + (fault == Fault.LEAK_EVENT ? "fault-leakable-" : "fault-")
+                        + "&fault=" + fault), null);
                 assertThat(reply.status()).as("arming " + fault + " on " + slot).isEqualTo(200);
             }
         }
@@ -240,7 +241,9 @@ class SoakIT {
                     .map(Map.Entry::getKey).findFirst().orElseThrow();
             WsSoakClient ws = new WsSoakClient("fault-ws-" + user, user, cluster);
             ws.subscriptions.add(new SoakSubscription("fault-" + n++, user, Kind.OBJECT, own));
-            ws.subscriptions.add(new SoakSubscription("fault-" + n++, user, Kind.MODEL, null));
+            // A leak needs a viewer who cannot read everything: only alice's and bob's model subscriptions take it.
+            ws.subscriptions.add(new SoakSubscription((user.equals("carol") ? "fault-" : "fault-leakable-") + n++, user,
+                    Kind.MODEL, null));
             ws.subscriptions.add(new SoakSubscription("fault-" + n++, user, Kind.STATUS_FILTER, "open"));
             few.add(ws);
             SseSoakClient sse = new SseSoakClient("fault-sse-" + user, user, cluster, true);
