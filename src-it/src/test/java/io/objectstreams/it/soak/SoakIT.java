@@ -52,6 +52,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class SoakIT {
 
     private static final String PREFIX = "streams.soak.";
+    private static final int REPLAY_LIMIT = 1_000;
 
     private final long transactions = Long.getLong(PREFIX + "transactions", 1_000);
     private final int clients = Integer.getInteger(PREFIX + "clients", 50);
@@ -74,7 +75,7 @@ class SoakIT {
     @BeforeAll
     void startCluster() throws Exception {
         Map<String, String> env = Map.of(
-                "STREAMS_REPLAY_LIMIT", "1000",
+                "STREAMS_REPLAY_LIMIT", String.valueOf(REPLAY_LIMIT),
                 // Small enough that the client that stops reading overflows it within the pause.
                 "STREAMS_OUTBOUND_MAX_CONNECTION_BYTES", "256k",
                 // The fuzz's streams that name no heartbeat: the server notices their client left within seconds.
@@ -136,7 +137,7 @@ class SoakIT {
         SoakOracle oracle = SoakOracle.read(fromCursor);
         oracle.checkOutbox();
         SoakOracle.Bounds bounds = new SoakOracle.Bounds(databaseRestarts,
-                all.get(0).subscriptions.stream().map(s -> s.id).collect(Collectors.toSet()));
+                all.get(0).subscriptions.stream().map(s -> s.id).collect(Collectors.toSet()), REPLAY_LIMIT);
         subscriptions.forEach(s -> oracle.check(s, bounds));
         report(writing, after, all, oracle, cluster);
         assertThat(SoakOracle.unassignedRows()).as("rows left without a cursor").isZero();
@@ -196,7 +197,7 @@ class SoakIT {
         arm(null);
         long fired = fired().entrySet().stream().mapToLong(e -> e.getValue() - firedBefore.getOrDefault(e.getKey(), 0L)).sum();
         SoakOracle oracle = SoakOracle.read(fromCursor);
-        SoakOracle.Bounds bounds = new SoakOracle.Bounds(0, Set.of());
+        SoakOracle.Bounds bounds = new SoakOracle.Bounds(0, Set.of(), REPLAY_LIMIT);
         subscriptions.forEach(s -> oracle.check(s, bounds));
         System.out.println("[soak] fault " + fault + ": fired " + fired + ", violations " + oracle.violations.size() + " "
                 + SoakOracle.kinds(oracle.violations));
