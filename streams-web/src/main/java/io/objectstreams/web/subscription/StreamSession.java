@@ -157,7 +157,7 @@ public final class StreamSession {
         }
         EventPayloads payloads = new EventPayloads();
         for (Delivery replayed : start.replay()) {
-            apply(subscription, replayed, payloads);
+            apply(subscription, replayed.event(), replayed.matches(), replayed.superseded(), payloads);
         }
         StartingSubscription pending = starting.remove(subscription.id());
         if (pending.resyncReason() != null) {
@@ -165,7 +165,7 @@ public final class StreamSession {
             resyncStale(subscription, pending.resyncCursor(), pending.resyncReason());
         }
         for (Delivery live : pending.buffered()) {
-            apply(subscription, live, payloads);
+            apply(subscription, live.event(), live.matches(), live.superseded(), payloads);
         }
     }
 
@@ -206,7 +206,7 @@ public final class StreamSession {
         if (pending != null) {
             pending.buffer(event, matches, superseded);
         } else {
-            apply(subscription, new Delivery(event, matches, superseded), payloads);
+            apply(subscription, event, matches, superseded, payloads);
         }
     }
 
@@ -281,17 +281,17 @@ public final class StreamSession {
         ledger.rereadLater(this, subscription);
     }
 
-    private void apply(Subscription subscription, Delivery delivery, EventPayloads payloads) {
-        StreamEvent event = delivery.event();
+    private void apply(Subscription subscription, StreamEvent event, boolean matches, long[] superseded,
+                       EventPayloads payloads) {
         if (subscription.staleReason() != null) {
             subscription.skipThrough(event.cursor());
             return;
         }
-        if (subscription.unaccounted(event, delivery.matches(), delivery.superseded())) {
+        if (subscription.unaccounted(event, matches, superseded)) {
             resyncStale(subscription, event.cursor(), ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             return;
         }
-        var action = subscription.effect(event, delivery.matches());
+        var action = subscription.effect(event, matches);
         if (action != null) {
             boolean own = viewer.name() != null && viewer.name().equals(event.actor());
             outbound.event(subscription, event.cursor(), payloads.of(event, action, own));
