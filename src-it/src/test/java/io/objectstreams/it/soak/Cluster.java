@@ -27,8 +27,8 @@ final class Cluster implements AutoCloseable {
             this.kind = kind;
             this.name = name;
             this.env = new java.util.HashMap<>(env);
-            // Names the server in the soak's batch log (SoakBatchLog).
-            this.env.put("SOAK_SLOT", name);
+            // The server's batch log (SoakBatchLog), which the oracle reads.
+            this.env.put("SOAK_BATCHES", SoakOracle.batchLog(name).toAbsolutePath().toString());
             this.archive = Deployments.storeFile(kind, "soak-" + name);
         }
 

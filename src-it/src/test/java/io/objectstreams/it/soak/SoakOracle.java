@@ -3,6 +3,10 @@ package io.objectstreams.it.soak;
 import io.objectstreams.it.soak.SoakSubscription.Kind;
 import io.objectstreams.it.soak.SoakSubscription.Seen;
 import io.objectstreams.it.support.TestDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,7 +31,7 @@ import java.util.stream.Collectors;
  * subscription's log to it. The outbox holds the committed changes in cursor order (G1, G5); a trigger the soak
  * installs on the orders' table ({@code it_order_history}) records each order's owner and status after every
  * transaction, so the oracle knows, for every row, who could read the order and which filters it matched; the
- * servers record their delivery batches ({@code it_batches}).
+ * servers record their delivery batches (a file per server, {@code target/soak-batches}).
  *
  * <p>Each subscription's log is cut into episodes, one per (re)subscribe from a cursor C. An episode owes the client
  * every row after C up to the cursor its next episode resumes from:
@@ -53,7 +57,8 @@ final class SoakOracle {
     record State(String owner, String status, boolean deleted) {
     }
 
-    record Row(long cursor, String pk, String op, List<String> changedFields, long transaction, State after) {
+    /** An outbox row, the order's state after its transaction, and when that transaction wrote it (microseconds). */
+    record Row(long cursor, String pk, String op, List<String> changedFields, long transaction, State after, long at) {
     }
 
     /** How many resyncs of each reason the injected faults can explain. */
@@ -69,16 +74,35 @@ final class SoakOracle {
     final List<String> violations = new ArrayList<>();
     final Map<String, AtomicLong> counts = new TreeMap<>();
     private final Map<String, State> history = new HashMap<>();
+    private final Map<String, Long> writtenAt = new HashMap<>();
 
     private SoakOracle() {
     }
 
-    /** Installs the history trigger and the batch table; call before the soak's first write. */
+    /** Where the servers' batch logs are, one file per server ({@code SoakBatchLog}). */
+    private static final Path BATCHES = Path.of("target", "soak-batches");
+
+    /**
+     * The batch log of the server {@code slot}, emptied of an earlier run's (whose cursors the new database reuses);
+     * the server creates it and appends to it across its restarts.
+     */
+    static Path batchLog(String slot) {
+        Path log = BATCHES.resolve(slot + ".txt");
+        try {
+            Files.createDirectories(BATCHES);
+            Files.deleteIfExists(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return log;
+    }
+
+    /**
+     * Installs the history trigger; call before the soak's first write, after the servers started. The batch logs
+     * are kept: the servers hold them open, and a batch before the first write holds none of the soak's rows.
+     */
     static void install() throws SQLException {
         try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS it_batches (server text NOT NULL, first_cursor bigint NOT NULL,"
-                    + " last_cursor bigint NOT NULL)");
-            s.execute("TRUNCATE it_batches");
             // No sequence here: EclipseLink reads a new order's IDENTITY id with lastval(), which a nextval() in this
             // trigger would answer instead (the orders then get the history's numbers as ids). Rows are ordered by
             // clock_timestamp(), then by their place in the table.
@@ -111,11 +135,13 @@ final class SoakOracle {
         SoakOracle oracle = new SoakOracle();
         try (Connection c = TestDatabase.connect()) {
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT transaction_id, pk, owner, status, deleted FROM it_order_history ORDER BY at, ctid")) {
+                 ResultSet rs = s.executeQuery("SELECT transaction_id, pk, owner, status, deleted,"
+                         + " (extract(epoch FROM at) * 1000000)::bigint FROM it_order_history ORDER BY at, ctid")) {
                 while (rs.next()) {
                     // The last write of a transaction to an order is its state after that transaction.
                     oracle.history.put(rs.getLong(1) + "/" + rs.getString(2), new State(rs.getString(3), rs.getString(4),
                             rs.getBoolean(5)));
+                    oracle.writtenAt.put(rs.getLong(1) + "/" + rs.getString(2), rs.getLong(6));
                 }
             }
             try (PreparedStatement s = c.prepareStatement("SELECT cursor, subject_pk, op, changed_fields, transaction_id"
@@ -128,7 +154,8 @@ final class SoakOracle {
                         String pk = rs.getString(2);
                         long transaction = rs.getLong(5);
                         Row row = new Row(rs.getLong(1), pk, rs.getString(3), Arrays.asList((String[]) fields.getArray()),
-                                transaction, oracle.history.get(transaction + "/" + pk));
+                                transaction, oracle.history.get(transaction + "/" + pk),
+                                oracle.writtenAt.getOrDefault(transaction + "/" + pk, Long.MIN_VALUE));
                         oracle.rows.put(row.cursor(), row);
                         oracle.rowsOf.computeIfAbsent(pk, k -> new TreeMap<>()).put(row.cursor(), row);
                     }
@@ -140,11 +167,19 @@ final class SoakOracle {
                     oracle.orders.put(order.pk(), order);
                 }
             }
-            try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT server, first_cursor, last_cursor FROM it_batches")) {
-                while (rs.next()) {
-                    oracle.batches.computeIfAbsent(rs.getString(1), k -> new TreeMap<>()).put(rs.getLong(2), rs.getLong(3));
+            try (java.util.stream.Stream<Path> logs = Files.list(BATCHES)) {
+                for (Path log : logs.toList()) {
+                    String server = log.getFileName().toString().replaceFirst("\\.txt$", "");
+                    for (String line : Files.readAllLines(log)) {
+                        String[] range = line.split(" ");
+                        if (range.length == 2) {
+                            oracle.batches.computeIfAbsent(server, k -> new TreeMap<>())
+                                    .put(Long.parseLong(range[0]), Long.parseLong(range[1]));
+                        }
+                    }
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         return oracle;
@@ -176,11 +211,21 @@ final class SoakOracle {
 
     /** The states a subject can have been in when a row at or after {@code cursor} was delivered or replayed. */
     private List<State> statesFrom(String pk, long cursor) {
+        return statesFrom(pk, cursor, Long.MAX_VALUE);
+    }
+
+    /**
+     * The states a subject can have been in when a row at or after {@code cursor} was sent to a client that received
+     * it at {@code received}: a transaction that wrote the order after that moment committed after it too, so the
+     * server cannot have read the state it left (the history's time is taken inside the transaction, before its
+     * commit; so is the client's after the read, on the same clock).
+     */
+    private List<State> statesFrom(String pk, long cursor, long received) {
         NavigableMap<Long, Row> of = rowsOf.getOrDefault(pk, new TreeMap<>());
         List<State> states = new ArrayList<>();
         Map.Entry<Long, Row> before = of.floorEntry(cursor);
         states.add(before == null ? null : before.getValue().after());
-        of.tailMap(cursor, false).values().forEach(r -> states.add(r.after()));
+        of.tailMap(cursor, false).values().stream().filter(r -> r.at() <= received).forEach(r -> states.add(r.after()));
         return states;
     }
 
@@ -370,7 +415,7 @@ final class SoakOracle {
             while (i < entries.size() && entries.get(i).type() == Seen.UNREADABLE) {
                 Seen seen = entries.get(i++);
                 count("named members answered as unreadable", 1);
-                boolean now = statesFrom(seen.pk(), registered).stream().anyMatch(s -> !readable(subscription.user, s));
+                boolean now = statesFrom(seen.pk(), registered, seen.received()).stream().anyMatch(s -> !readable(subscription.user, s));
                 if (members == null || !members.contains(seen.pk()) || !unreadable.add(seen.pk()) || seen.cursor() != from
                         || !"removed".equals(seen.listAction()) || !now) {
                     violation("[unreadable] " + who + ": " + seen + " is not the one answer owed to a named member"
@@ -425,8 +470,10 @@ final class SoakOracle {
                 Row last = subject.get(subject.size() - 1);
                 boolean created = subject.stream().anyMatch(r -> r.op().equals("created"));
                 Boolean belonged = members == null ? null : members.contains(pk);
+                Seen event = sent.get(pk);
+                long received = event == null ? Long.MAX_VALUE : event.received();
                 Set<String> allowed = new HashSet<>();
-                for (State state : statesFrom(pk, last.cursor())) {
+                for (State state : statesFrom(pk, last.cursor(), received)) {
                     if (matches(subscription, pk, state)) {
                         allowed.add(belonged == null ? (created ? "added" : "changed") : belonged ? "changed" : "added");
                     } else if (readable(subscription.user, state)) {
@@ -437,12 +484,11 @@ final class SoakOracle {
                     }
                 }
                 if (Boolean.TRUE.equals(belonged) && allowed.contains("unreadable")
-                        && statesFrom(pk, last.cursor()).stream().anyMatch(st -> readable(subscription.user, st))) {
+                        && statesFrom(pk, last.cursor(), received).stream().anyMatch(st -> readable(subscription.user, st))) {
                     // A named member is checked readable a moment after the set is read: readable then but not in
                     // the set, it is removed with its details, which were the user's to see at that moment.
                     allowed.add("removed");
                 }
-                Seen event = sent.get(pk);
                 String outcome = event != null ? event.listAction() : unreadable.contains(pk) ? "unreadable" : "none";
                 if (outcome.equals("none") && last.cursor() > end) {
                     // The client left before the replay reached this subject, and resumed from a cursor before its
@@ -479,7 +525,7 @@ final class SoakOracle {
         }
 
         private String leakOrWrong(Seen event, String pk, long cursor) {
-            boolean ever = statesFrom(pk, cursor).stream().anyMatch(s -> readable(subscription.user, s));
+            boolean ever = statesFrom(pk, cursor, event == null ? Long.MAX_VALUE : event.received()).stream().anyMatch(s -> readable(subscription.user, s));
             return event != null && !ever ? "[leak] " : "[action] ";
         }
 
@@ -555,7 +601,9 @@ final class SoakOracle {
                     count("rows superseded by a delete in their batch", 1);
                     continue;
                 }
-                violation("[gap] " + who + ": " + row + " was never sent (held: " + belonged + ")");
+                violation("[gap] " + who + ": " + row + " was never sent (held: " + belonged + "; " + server + "'s batch "
+                        + batches.getOrDefault(server, new TreeMap<>()).floorEntry(row.cursor()) + ", the order's last row "
+                        + rowsOf.get(row.pk()).lastKey() + ")");
             }
         }
 
@@ -582,7 +630,7 @@ final class SoakOracle {
                 violation("[action] " + who + ": event " + event + " lacks changed fields of " + row);
             }
             Boolean belonged = belonged(row.pk());
-            List<State> states = statesFrom(row.pk(), row.cursor());
+            List<State> states = statesFrom(row.pk(), row.cursor(), event.received());
             String action = event.listAction();
             boolean held = belonged == null || belonged;
             boolean outside = belonged == null || !belonged;

@@ -32,7 +32,7 @@ final class SoakSubscription {
      *              WebSocket); a resync's reason
      */
     record Seen(char type, long cursor, String pk, String op, String listAction, List<String> changedFields,
-                String extra, Set<String> set) {
+                String extra, Set<String> set, long received) {
         static final char EVENT = 'E';
         static final char RESYNC = 'R';
         /** The cursor the subscription (re)subscribed from, the members it sent, and the server. */
@@ -43,6 +43,13 @@ final class SoakSubscription {
         static final char REFETCH = 'F';
         /** A pk the client named in {@code members} answered as one the viewer cannot read (no op, no fields). */
         static final char UNREADABLE = 'U';
+
+        /** Logged now: {@code received} is the wall clock in microseconds, the unit of the orders' history. */
+        Seen(char type, long cursor, String pk, String op, String listAction, List<String> changedFields,
+             String extra, Set<String> set) {
+            this(type, cursor, pk, op, listAction, changedFields, extra, set,
+                    java.time.temporal.ChronoUnit.MICROS.between(java.time.Instant.EPOCH, java.time.Instant.now()));
+        }
 
         String reason() {
             return extra;

@@ -3,53 +3,47 @@ package io.objectstreams.it.support.server;
 import io.objectstreams.StreamBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import javax.sql.DataSource;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * The soak's record of delivery batches: each batch this server fans out, as {@code (server, first, last)} in
- * {@code it_batches}, so the oracle knows which rows one batch held (a delete supersedes only its own batch's earlier
- * events). Active only on a soak server ({@code SOAK_SLOT} names it). A batch that cannot be written (the database
- * is restarting) is kept and written with the next one.
+ * The soak's record of delivery batches: each batch this server fans out, as a line {@code first last} appended to
+ * the file {@code SOAK_BATCHES} names, so the oracle knows which rows one batch held (a delete supersedes only its
+ * own batch's earlier events). Active only on a soak server. A file, not a table: a database restart cannot lose a
+ * record, and each line is written to the operating system as the batch ends, so a {@code kill -9} loses at most
+ * the batch being fanned out at that instant.
  */
 @ApplicationScoped
 public class SoakBatchLog {
 
-    private static final String SLOT = System.getenv("SOAK_SLOT");
+    private static final Logger LOG = Logger.getLogger(SoakBatchLog.class.getName());
+    private static final String FILE = System.getenv("SOAK_BATCHES");
 
-    @Inject
-    @ConfigProperty(name = "streams.datasource")
-    String dataSourceName;
-
-    private final List<long[]> pending = new ArrayList<>();
+    private FileChannel channel;
 
     void onBatch(@Observes StreamBatch batch) {
-        if (SLOT == null) {
+        if (FILE == null) {
             return;
         }
-        synchronized (pending) {
-            pending.add(new long[] {batch.firstCursor(), batch.lastCursor()});
-            try (Connection connection = ((DataSource) new InitialContext().lookup(dataSourceName)).getConnection();
-                 PreparedStatement insert = connection.prepareStatement(
-                         "INSERT INTO it_batches (server, first_cursor, last_cursor) VALUES (?, ?, ?)")) {
-                for (long[] range : pending) {
-                    insert.setString(1, SLOT);
-                    insert.setLong(2, range[0]);
-                    insert.setLong(3, range[1]);
-                    insert.addBatch();
+        byte[] line = (batch.firstCursor() + " " + batch.lastCursor() + "\n").getBytes(StandardCharsets.US_ASCII);
+        synchronized (this) {
+            try {
+                if (channel == null) {
+                    channel = FileChannel.open(Path.of(FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                            StandardOpenOption.APPEND);
                 }
-                insert.executeBatch();
-                pending.clear();
-            } catch (NamingException | SQLException | RuntimeException e) {
-                // Kept for the next batch: the database is away for a moment.
+                channel.write(java.nio.ByteBuffer.wrap(line));
+            } catch (IOException e) {
+                // The oracle would then report rows superseded in this batch as gaps: say why, loudly.
+                LOG.log(Level.SEVERE, "The soak's batch log could not record cursors " + batch.firstCursor() + ".."
+                        + batch.lastCursor() + " in " + FILE, e);
+                throw new UncheckedIOException(e);
             }
         }
     }
