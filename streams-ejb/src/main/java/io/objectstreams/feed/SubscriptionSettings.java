@@ -4,7 +4,8 @@ import io.objectstreams.internal.config.ConfigValues;
 import io.objectstreams.internal.config.Setting;
 
 /** What one subscription may hold and replay, on every transport; each constant's doc says what it does. */
-public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxScopes, int maxTotalMemberPks) {
+public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxScopes, int maxTotalMemberPks,
+                                   int viewersPerQuery) {
 
     public static final Setting<Integer> MAX_MEMBER_PKS = Setting.integer("streams.subscriptions.max-member-pks",
             10_000, 1, 10_000_000,
@@ -24,9 +25,14 @@ public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxSco
             "Member pks all subscriptions of this instance may hold together, about 100 bytes of heap each;"
                     + " at least streams.subscriptions.max-member-pks.");
 
+    public static final Setting<Integer> VIEWERS_PER_QUERY = Setting.integer("streams.visibility.viewers-per-query",
+            100, 1, 1000,
+            "Viewers one visibility query of a batch answers under a policy that is not keyed (a CASE column each);"
+                    + " a keyed policy answers every viewer with one query per (model, filter).");
+
     static SubscriptionSettings from(ConfigValues values) {
         int maxMemberPks = values.get(MAX_MEMBER_PKS);
         return new SubscriptionSettings(maxMemberPks, values.get(REPLAY_LIMIT), values.get(MAX_SCOPES),
-                values.get(MAX_TOTAL_MEMBER_PKS.atLeast(maxMemberPks)));
+                values.get(MAX_TOTAL_MEMBER_PKS.atLeast(maxMemberPks)), values.get(VIEWERS_PER_QUERY));
     }
 }

@@ -58,13 +58,28 @@ public final class FanOutLoadBenchmark {
     private static final int IDLE_HOLD_SECONDS = Integer.getInteger("bench.idle.hold", 60);
     private static final String IDLE_PING = System.getProperty("bench.idle.ping", "2s");
     private static final Path OUTPUT = Path.of(System.getProperty("bench.output", "../docs/benchmarks"));
+    /**
+     * Who holds the connections ({@code -Dbench.viewers}, a list run in turn): {@code three} (the default) cycles
+     * alice, bob and carol, and alice writes; {@code distinct} gives each connection its own load customer u1 ... uN
+     * (the demo's {@code demo.load-customers}), and u1 writes, so every connection is a distinct viewer and only u1's
+     * is owed the events.
+     */
+    private static final List<String> VIEWERS = List.of(System.getProperty("bench.viewers", "three").split(","));
+    /** What each connection subscribes to ({@code -Dbench.subscription}, a list): {@code model}, or {@code status} (open orders). */
+    private static final List<String> SUBSCRIPTIONS = List.of(System.getProperty("bench.subscription", "model").split(","));
+    private static final String STATUS_SUBSCRIBE = "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":"
+            + "\"store.CustomerOrder\",\"filter\":{\"status\":\"open\"}}";
+    /** The mode of the run in progress (one at a time): see {@link #VIEWERS} and {@link #SUBSCRIPTIONS}. */
+    private static boolean DISTINCT;
+    private static String SUBSCRIBE = LoadClients.MODEL_SUBSCRIBE;
+    private static String WRITER = "alice";
 
     private FanOutLoadBenchmark() {
     }
 
     /** One run's figures. */
     record Result(String server, int connections, double notifyRttMs, double[] latencyMs, LoadFigures capacity,
-                  LoadFigures overload, long freshSubscriptionMs) {
+                  LoadFigures overload, long freshSubscriptionMs, double queriesPerWrite, String mode) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -73,8 +88,15 @@ public final class FanOutLoadBenchmark {
         Map<String, double[]> idle = new LinkedHashMap<>();
         try {
             for (String server : SERVERS) {
-                for (int connections : CONNECTIONS) {
-                    results.add(run(server, connections));
+                for (String viewers : VIEWERS) {
+                    for (String subscription : SUBSCRIPTIONS) {
+                        DISTINCT = viewers.equals("distinct");
+                        WRITER = DISTINCT ? "u1" : "alice";
+                        SUBSCRIBE = subscription.equals("status") ? STATUS_SUBSCRIBE : LoadClients.MODEL_SUBSCRIBE;
+                        for (int connections : CONNECTIONS) {
+                            results.add(run(server, connections));
+                        }
+                    }
                 }
                 if (IDLE_CONNECTIONS > 0) {
                     idle.put(server, idleHeap(server, IDLE_CONNECTIONS));
@@ -91,7 +113,11 @@ public final class FanOutLoadBenchmark {
             idle.forEach((server, f) -> System.out.printf("| %s | %d | %.0f | %.0f | %.1f |%n", server, IDLE_CONNECTIONS,
                     f[0] / 1048576, f[1] / 1048576, (f[1] - f[0]) / 1024 / IDLE_CONNECTIONS));
         }
-        LoadPlots.write(OUTPUT, results);
+        if (VIEWERS.equals(List.of("three")) && SUBSCRIPTIONS.equals(List.of("model"))) {
+            LoadPlots.write(OUTPUT, results);
+        } else {
+            LoadPlots.writeViewers(OUTPUT, results);
+        }
     }
 
     private static Result run(String kind, int connections) throws Exception {
@@ -105,24 +131,31 @@ public final class FanOutLoadBenchmark {
             awaitReady(server.healthRoot());
             URL store = server.deployment();
             double rtt = notifyRoundTripMillis();
-            StoreClient alice = StoreClient.as("alice", store);
+            StoreClient writer = StoreClient.as(WRITER, store);
             long[] orders = new long[8];
             for (int i = 0; i < orders.length; i++) {
-                orders[i] = alice.createOrder("{\"status\":\"open\",\"total\":" + (i + 1) + "}");
+                orders[i] = writer.createOrder("{\"status\":\"open\",\"total\":" + (i + 1) + "}");
             }
-            try (LoadClients clients = LoadClients.open(store, connections)) {
-                System.out.printf("%d connections open; server heap after GC: %s%n", connections,
-                        ServerStats.heapAfterFullGc(server.jvmPid()));
+            try (LoadClients clients = DISTINCT
+                    ? LoadClients.open(store, connections, i -> "u" + (i + 1), WRITER, SUBSCRIBE)
+                    : LoadClients.open(store, connections, i -> List.of("alice", "bob", "carol").get(i % 3), WRITER, SUBSCRIBE)) {
+                System.out.printf("%d connections open (%s viewers, %s); server heap after GC: %s%n", connections,
+                        DISTINCT ? "distinct" : "three", SUBSCRIBE, ServerStats.heapAfterFullGc(server.jvmPid()));
+                TestDatabase.resetStatementCounts();
                 double[] latency = sequentialLatency(store, clients, orders[0]);
-                System.out.printf("sequential write->event ms: p50 %.1f p95 %.1f p99 %.1f max %.1f (NOTIFY round trip %.2f ms)%n",
-                        latency[0], latency[1], latency[2], latency[3], rtt);
+                // The visibility queries of fan-out name their subjects with IN; the REST API's own reads by id do not.
+                double queriesPerWrite = TestDatabase.statementCalls("select%from store_order%in (%") / (double) LATENCY_WRITES;
+                System.out.printf("sequential write->event ms: p50 %.1f p95 %.1f p99 %.1f max %.1f (NOTIFY round trip %.2f ms);"
+                        + " visibility queries per write %.2f%n", latency[0], latency[1], latency[2], latency[3], rtt,
+                        queriesPerWrite);
                 LoadFigures capacity = load(server, store, clients, Arrays.copyOf(orders, 4), RATE);
                 System.out.println("capacity: " + capacity);
                 LoadFigures overload = load(server, store, clients, orders, 0);
                 System.out.println("overload: " + overload);
                 long fresh = freshSubscription(store, orders[0]);
                 System.out.printf("fresh subscription after overload: event in %d ms%n", fresh);
-                return new Result(kind, connections, rtt, latency, capacity, overload, fresh);
+                return new Result(kind, connections, rtt, latency, capacity, overload, fresh, queriesPerWrite,
+                        (DISTINCT ? "distinct" : "three") + " viewers, " + (SUBSCRIBE.equals(STATUS_SUBSCRIBE) ? "status filter" : "model"));
             }
         }
     }
@@ -130,6 +163,8 @@ public final class FanOutLoadBenchmark {
     /** The load's limits, and -Dbench.server.options as the server's JVM options (JAVA_TOOL_OPTIONS), e.g. a profiler. */
     private static Map<String, String> serverEnvironment() {
         Map<String, String> env = new java.util.HashMap<>(LOAD_LIMITS);
+        // The demo's load population, for -Dbench.viewers=distinct.
+        env.put("DEMO_LOAD_CUSTOMERS", "100000");
         if (!System.getProperty("bench.server.options", "").isBlank()) {
             env.put("JAVA_TOOL_OPTIONS", System.getProperty("bench.server.options"));
         }
@@ -188,7 +223,7 @@ public final class FanOutLoadBenchmark {
     private static final int COLD_WRITES = 10;
 
     private static double[] sequentialLatency(URL store, LoadClients clients, long order) throws Exception {
-        StoreClient alice = StoreClient.as("alice", store);
+        StoreClient alice = StoreClient.as(WRITER, store);
         clients.reset();
         long[] committedAt = new long[LATENCY_WRITES];
         for (int i = 0; i < LATENCY_WRITES; i++) {
@@ -228,7 +263,7 @@ public final class FanOutLoadBenchmark {
         List<Thread> writers = new ArrayList<>();
         long start = System.nanoTime();
         for (long order : orders) {
-            StoreClient alice = StoreClient.as("alice", store);
+            StoreClient alice = StoreClient.as(WRITER, store);
             long intervalNanos = rate == 0 ? 0 : 1_000_000_000L * orders.length / rate;
             Thread writer = new Thread(() -> {
                 long next = System.nanoTime();
@@ -307,7 +342,7 @@ public final class FanOutLoadBenchmark {
         try (LoadClients fresh = LoadClients.open(store, 1, "carol")) {
             fresh.reset();
             long start = System.nanoTime();
-            patch(StoreClient.as("alice", store), order, -1);
+            patch(StoreClient.as(WRITER, store), order, -1);
             fresh.awaitOwed(Map.of(order, 1L), Duration.ofSeconds(15));
             return (fresh.lastArrival() - start) / 1_000_000;
         } catch (IllegalStateException notInTime) {
@@ -370,22 +405,24 @@ public final class FanOutLoadBenchmark {
 
     private static void print(List<Result> results) {
         System.out.println();
-        System.out.println("| server | connections | NOTIFY rtt ms | sequential p50 ms | p99 ms | max ms | p99 / rtt |");
-        System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
+        System.out.println("| server | viewers, subscription | connections | NOTIFY rtt ms | sequential p50 ms | p99 ms"
+                + " | max ms | p99 / rtt | visibility queries per write |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         for (Result r : results) {
-            System.out.printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %.0f |%n", r.server(), r.connections(), r.notifyRttMs(),
-                    r.latencyMs()[0], r.latencyMs()[2], r.latencyMs()[3], r.latencyMs()[2] / r.notifyRttMs());
+            System.out.printf("| %s | %s | %d | %.2f | %.1f | %.1f | %.1f | %.0f | %.2f |%n", r.server(), r.mode(), r.connections(),
+                    r.notifyRttMs(), r.latencyMs()[0], r.latencyMs()[2], r.latencyMs()[3],
+                    r.latencyMs()[2] / r.notifyRttMs(), r.queriesPerWrite());
         }
         System.out.println();
-        System.out.println("| server | connections | phase | writes/s | deliveries/s | drain ms | unserved | resyncs"
+        System.out.println("| server | viewers, subscription | connections | phase | writes/s | deliveries/s | drain ms | unserved | resyncs"
                 + " | bob's events | max health ms | max heap MB | GC ms | full GCs | max queued MB"
                 + " | server CPU µs per delivery | client CPU µs per delivery |");
-        System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         for (Result r : results) {
             for (var phase : List.of(Map.entry("capacity", r.capacity()), Map.entry("overload", r.overload()))) {
                 LoadFigures f = phase.getValue();
-                System.out.printf("| %s | %d | %s | %.0f | %.0f | %d | %d | %s | %d | %d | %d | %d | %d | %.1f | %.1f | %.1f |%n",
-                        r.server(), r.connections(), phase.getKey(), f.writesPerSecond(), f.deliveriesPerSecond(),
+                System.out.printf("| %s | %s | %d | %s | %.0f | %.0f | %d | %d | %s | %d | %d | %d | %d | %d | %.1f | %.1f | %.1f |%n",
+                        r.server(), r.mode(), r.connections(), phase.getKey(), f.writesPerSecond(), f.deliveriesPerSecond(),
                         f.drainMillis(), f.unserved(), f.resyncs(), f.bobEvents(), f.maxHealthMillis(),
                         f.maxHeapUsed() >> 20, f.gcMillis(), f.fullGcs(), f.maxQueuedBytes() / 1048576.0,
                         f.serverCpuMillis() * 1000.0 / Math.max(1, f.delivered()),
@@ -394,8 +431,8 @@ public final class FanOutLoadBenchmark {
         }
         System.out.println();
         for (Result r : results) {
-            System.out.printf("%s, %d connections: a fresh subscription after the overload got its event in %d ms%n",
-                    r.server(), r.connections(), r.freshSubscriptionMs());
+            System.out.printf("%s, %s, %d connections: a fresh subscription after the overload got its event in %d ms%n",
+                    r.server(), r.mode(), r.connections(), r.freshSubscriptionMs());
         }
     }
 }

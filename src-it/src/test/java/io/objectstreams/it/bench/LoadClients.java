@@ -42,6 +42,19 @@ final class LoadClients implements AutoCloseable {
 
     /** Opens {@code count} connections as {@code user}, or cycling through the three users when {@code null}. */
     static LoadClients open(URL store, int count, String user) throws InterruptedException {
+        return open(store, count, i -> user != null ? user : USERS[i % 3], "alice", MODEL_SUBSCRIBE);
+    }
+
+    /** One model subscription on the demo's orders. */
+    static final String MODEL_SUBSCRIBE = "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"store.CustomerOrder\"}";
+
+    /**
+     * Opens {@code count} connections, connection {@code i} as {@code userOf(i)} (a demo user, or a load customer
+     * {@code uN}, whose password is {@code load-pw}), each sending {@code subscribe}. A connection is owed the events
+     * of {@code writer}'s orders when it is the writer's or staff's.
+     */
+    static LoadClients open(URL store, int count, java.util.function.IntFunction<String> userOf, String writer,
+                            String subscribe) throws InterruptedException {
         LoadClients clients = new LoadClients();
         clients.sockets = new RawWebSockets(SELECTOR_THREADS);
         boolean sse = TRANSPORT.equals("sse");
@@ -50,12 +63,13 @@ final class LoadClients implements AutoCloseable {
         for (int from = 0; from < count; from += 200) {
             List<Conn> batch = new ArrayList<>();
             for (int i = from; i < Math.min(count, from + 200); i++) {
-                Conn conn = new Conn(user != null ? user : USERS[i % 3]);
+                String user = userOf.apply(i);
+                Conn conn = new Conn(user, user.equals(writer) || user.equals("carol"));
+                String password = user.matches("u[0-9]+") ? "load-pw" : user + "-pw";
                 String authorization = "Basic " + Base64.getEncoder().encodeToString(
-                        (conn.user + ":" + conn.user + "-pw").getBytes(StandardCharsets.UTF_8));
+                        (conn.user + ":" + password).getBytes(StandardCharsets.UTF_8));
                 conn.socket = sse ? clients.sockets.connectSse(endpoint, authorization, conn)
-                        : clients.sockets.connect(endpoint, authorization,
-                                "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"store.CustomerOrder\"}", conn);
+                        : clients.sockets.connect(endpoint, authorization, subscribe, conn);
                 batch.add(conn);
                 clients.all.add(conn);
             }
@@ -140,8 +154,9 @@ final class LoadClients implements AutoCloseable {
         return (int) all.stream().filter(Conn::owed).count();
     }
 
+    /** Events that reached connections owed none: bob's, or other customers' (a leak). */
     long bobEvents() {
-        return all.stream().filter(c -> c.user.equals("bob")).mapToLong(c -> c.events.get()).sum();
+        return all.stream().filter(c -> !c.owed).mapToLong(c -> c.events.get()).sum();
     }
 
     String resyncs() {
@@ -185,12 +200,15 @@ final class LoadClients implements AutoCloseable {
         int arrivalCount;
         long timedOrder = -1;
 
-        Conn(String user) {
+        final boolean owed;
+
+        Conn(String user, boolean owed) {
             this.user = user;
+            this.owed = owed;
         }
 
         boolean owed() {
-            return !user.equals("bob");
+            return owed;
         }
 
         long count(long order) {

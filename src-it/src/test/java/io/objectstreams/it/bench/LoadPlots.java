@@ -41,6 +41,41 @@ final class LoadPlots {
         System.out.println("Plots written: " + bars.toAbsolutePath().normalize() + ", " + lines.toAbsolutePath().normalize());
     }
 
+    /**
+     * The viewers benchmark (issue 27): sequential p99 and visibility queries per write, grouped by (server,
+     * connections), one bar per mode (three users or distinct viewers; model or status filter).
+     */
+    static void writeViewers(Path directory, List<FanOutLoadBenchmark.Result> results) throws IOException {
+        Files.createDirectories(directory);
+        List<String> groups = new ArrayList<>();
+        List<String> modes = new ArrayList<>();
+        for (FanOutLoadBenchmark.Result r : results) {
+            String group = r.server() + ", " + r.connections();
+            if (!groups.contains(group)) {
+                groups.add(group);
+            }
+            if (!modes.contains(r.mode())) {
+                modes.add(r.mode());
+            }
+        }
+        Map<String, double[]> p99 = new LinkedHashMap<>();
+        Map<String, double[]> queries = new LinkedHashMap<>();
+        for (String mode : modes) {
+            p99.put(mode, new double[groups.size()]);
+            queries.put(mode, new double[groups.size()]);
+        }
+        for (FanOutLoadBenchmark.Result r : results) {
+            int group = groups.indexOf(r.server() + ", " + r.connections());
+            p99.get(r.mode())[group] = r.latencyMs()[2];
+            queries.get(r.mode())[group] = r.queriesPerWrite();
+        }
+        Path latency = directory.resolve("viewers-latency.svg");
+        Files.writeString(latency, chart("Sequential write-to-event p99 (server, connections)", groups, p99, "ms"));
+        Path cost = directory.resolve("viewers-queries.svg");
+        Files.writeString(cost, chart("Visibility queries per write (server, connections)", groups, queries, "queries"));
+        System.out.println("Plots written: " + latency.toAbsolutePath().normalize() + ", " + cost.toAbsolutePath().normalize());
+    }
+
     static String chart(String title, List<String> groups, Map<String, double[]> series, String unit) {
         int width = 160 * Math.max(1, groups.size()) + 120;
         int height = 360;

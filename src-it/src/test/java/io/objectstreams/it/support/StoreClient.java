@@ -45,9 +45,10 @@ public final class StoreClient {
     private final String authorization;
     private final String origin;
 
+    /** A demo user's password is the name followed by {@code -pw}; a load customer's ({@code u1}, ...) is {@code load-pw}. */
     private StoreClient(URI base, String user) {
-        this(base, user == null ? null : "Basic " + Base64.getEncoder()
-                .encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8)), null);
+        this(base, user == null ? null : "Basic " + Base64.getEncoder().encodeToString((user + ":"
+                + (user.matches("u[0-9]+") ? "load-pw" : user + "-pw")).getBytes(StandardCharsets.UTF_8)), null);
     }
 
     private StoreClient(URI base, String authorization, String origin) {

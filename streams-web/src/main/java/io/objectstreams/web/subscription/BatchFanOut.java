@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.EventOperation;
 import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamBatch;
@@ -102,8 +103,12 @@ final class BatchFanOut {
                 }
             }
         }
-        Map<Scope, Set<String>> matching = new HashMap<>();
-        toCheck.forEach((scope, pks) -> matching.put(scope, matchingOrNull(scope, pks, batch)));
+        // Absent: the scope's (model, filter) could not be decided, and is never guessed (G8, G10).
+        Map<Scope, Set<String>> matching = visibility.matching(toCheck, (model, e) -> {
+            failedBatches.incrementAndGet();
+            LOG.log(Level.WARNING, "Visibility check of " + model + " for cursors " + batch.firstCursor() + ".."
+                    + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
+        });
         EventPayloads payloads = new EventPayloads();
         Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
         for (Pending delivery : pending) {
@@ -168,18 +173,6 @@ final class BatchFanOut {
                 && delivery.event().op() != EventOperation.DELETED
                 && !delivery.subscription().isMember(delivery.event().pk())
                 && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT, delivery.subscription().id());
-    }
-
-    /** The matching subjects of one scope, or {@code null} when they cannot be decided (never guessed, G8/G10). */
-    private Set<String> matchingOrNull(Scope scope, Set<String> pks, StreamBatch batch) {
-        try {
-            return visibility.matching(scope.viewer(), scope.model(), scope.filter(), pks);
-        } catch (RuntimeException e) {
-            failedBatches.incrementAndGet();
-            LOG.log(Level.WARNING, "Visibility check of " + scope.model() + " for cursors " + batch.firstCursor() + ".."
-                    + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
-            return null;
-        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.web.visibility.Visibility;
@@ -69,16 +70,8 @@ final class MemberReread {
     }
 
     private Map<Scope, Set<String>> visibleObjects(Map<Scope, Set<String>> pksByScope) {
-        Map<Scope, Set<String>> read = new HashMap<>();
-        pksByScope.forEach((scope, pks) -> {
-            try {
-                read.put(scope, visibility.matching(scope.viewer(), scope.model(), scope.filter(), pks));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Could not read again which " + scope.model() + " objects are visible; their"
-                        + " subscriptions are read again at the next batch", e);
-            }
-        });
-        return read;
+        return visibility.matching(pksByScope, (model, e) -> LOG.log(Level.WARNING, "Could not read again which "
+                + model + " objects are visible; their subscriptions are read again at the next batch", e));
     }
 
     private Map<Scope, Set<String>> setMembers(Set<Scope> scopes) {

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.protocol.ErrorCode;
 import java.util.HashMap;

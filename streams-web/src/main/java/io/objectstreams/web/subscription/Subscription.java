@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;

@@ -23,13 +23,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.logging.Logger;
 
 /**
  * The application's {@link VisibilityPolicy} beans by model label, and the queries that decide what a viewer
- * may read now: one per (viewer, model, filter) for a batch of subjects, and the bounded membership snapshot of
- * a filter or model subscription (G8, G9).
+ * may read now: for a batch of subjects, per (model, filter) for all its viewers at once ({@link ScopeQueries}) or
+ * for one viewer; and the bounded membership snapshot of a filter or model subscription (G8, G9).
  *
  * <p>It lives in the web fragment, not in {@code streams-ejb}: in an EAR the policies are beans of the
  * application's WAR, which an EJB module's bean archive cannot see.
@@ -42,6 +42,9 @@ public class Visibility {
     @Inject
     @Any
     Instance<VisibilityPolicy<?>> beans;
+
+    @Inject
+    StreamsFeed feed;
 
     private volatile Map<String, VisibilityPolicy<?>> byModel;
     private final Map<String, EntityManagerFactory> factories = new java.util.concurrent.ConcurrentHashMap<>();
@@ -86,10 +89,54 @@ public class Visibility {
      */
     public Set<String> matching(Viewer viewer, String model, Filter filter, Collection<String> pks) {
         Optional<VisibilityPolicy<?>> policy = policy(model);
-        if (policy.isEmpty() || pks.isEmpty()) {
-            return Set.of();
-        }
-        return query(policy.get(), viewer, filter, pks, Integer.MAX_VALUE);
+        return policy.isEmpty() ? Set.of() : matching(policy.get(), viewer, filter, pks);
+    }
+
+    /** As {@link #matching(Viewer, String, Filter, Collection)}, under {@code policy}: one query for one viewer. */
+    public Set<String> matching(VisibilityPolicy<?> policy, Viewer viewer, Filter filter, Collection<String> pks) {
+        return pks.isEmpty() ? Set.of() : query(policy, viewer, filter, pks, Integer.MAX_VALUE);
+    }
+
+    /**
+     * For each scope, the subset of its pks that exist, that its viewer may read and that match its filter: the
+     * fan-out's question for a batch. Scopes are decided together per (model, filter), with a number of queries that
+     * does not grow with the number of viewers ({@link ScopeQueries}). A (model, filter) whose queries fail leaves
+     * its scopes out of the answer, and the failure is {@code failed}'s to report: they cannot be decided now.
+     */
+    public Map<Scope, Set<String>> matching(Map<Scope, Set<String>> pksByScope,
+                                            BiConsumer<String, RuntimeException> failed) {
+        Map<String, Map<Scope, Set<String>>> byModel = new HashMap<>();
+        pksByScope.forEach((scope, pks) -> byModel.computeIfAbsent(scope.model(), k -> new HashMap<>()).put(scope, pks));
+        Map<Scope, Set<String>> decided = new HashMap<>();
+        byModel.forEach((model, scopes) -> {
+            Optional<VisibilityPolicy<?>> policy = policy(model);
+            if (policy.isEmpty()) {
+                scopes.keySet().forEach(scope -> decided.put(scope, Set.of()));
+            } else {
+                decided.putAll(matching(policy.get(), scopes, failed));
+            }
+        });
+        return decided;
+    }
+
+    /** As {@link #matching(Map, BiConsumer)}, under {@code policy} whatever the scopes' model: one policy's test. */
+    public Map<Scope, Set<String>> matching(VisibilityPolicy<?> policy, Map<Scope, Set<String>> pksByScope,
+                                            BiConsumer<String, RuntimeException> failed) {
+        Map<Filter, Map<Scope, Set<String>>> byFilter = new HashMap<>();
+        pksByScope.forEach((scope, pks) -> byFilter.computeIfAbsent(scope.filter(), k -> new HashMap<>()).put(scope, pks));
+        int viewersPerQuery = feed.settings().subscriptions().viewersPerQuery();
+        Map<Scope, Set<String>> decided = new HashMap<>();
+        byFilter.forEach((filter, scopes) -> {
+            EntityManager em = factory(policy).createEntityManager();
+            try {
+                decided.putAll(ScopeQueries.decide(em, policy, filter, scopes, viewersPerQuery));
+            } catch (RuntimeException e) {
+                failed.accept(StreamsFeed.modelLabel(policy.entity()), e);
+            } finally {
+                em.close();
+            }
+        });
+        return decided;
     }
 
     /**
@@ -130,7 +177,7 @@ public class Visibility {
         jakarta.persistence.criteria.Path<Object> id = root.get(entity.getId(idType).getName());
         List<Predicate> where = new ArrayList<>();
         if (pks != null) {
-            List<Object> ids = pks.stream().map(pk -> parseId(pk, idType)).filter(java.util.Objects::nonNull).toList();
+            List<Object> ids = pks.stream().map(pk -> ScopeQueries.parseId(pk, idType)).filter(java.util.Objects::nonNull).toList();
             if (ids.isEmpty()) {
                 return Set.of();
             }
@@ -166,26 +213,8 @@ public class Visibility {
         }
         EntityManagerFactory factory = factory(policy.get());
         var entity = factory.getMetamodel().entity(policy.get().entity());
-        Object id = parseId(pk, entity.getIdType().getJavaType());
+        Object id = ScopeQueries.parseId(pk, entity.getIdType().getJavaType());
         return id == null ? pk : id.toString();
-    }
-
-    /** A pk that cannot be an id of this entity names nothing, so nothing visible. */
-    private static Object parseId(String pk, Class<?> type) {
-        try {
-            if (type == Long.class || type == long.class) {
-                return Long.valueOf(pk);
-            }
-            if (type == Integer.class || type == int.class) {
-                return Integer.valueOf(pk);
-            }
-            if (type == UUID.class) {
-                return UUID.fromString(pk);
-            }
-            return type == String.class ? pk : null;
-        } catch (IllegalArgumentException notAnId) {
-            return null;
-        }
     }
 
     private Map<String, VisibilityPolicy<?>> policies() {

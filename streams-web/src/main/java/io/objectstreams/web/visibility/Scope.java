@@ -1,36 +1,40 @@
-package io.objectstreams.web.subscription;
+package io.objectstreams.web.visibility;
 
 import io.objectstreams.Viewer;
 import io.objectstreams.web.filter.Filter;
 import java.util.Objects;
 
 /**
- * One membership query's worth: a viewer, a model, a filter. Every subscription holds its scope from the start,
- * with the hash computed once, because fan-out groups thousands of subscriptions by scope on every batch.
+ * What one subscription asks visibility: a viewer, a model, a filter. Every subscription holds its scope from the
+ * start, with the hash computed once, because fan-out groups thousands of subscriptions by scope on every batch;
+ * under a {@link io.objectstreams.KeyedVisibilityPolicy} the scope also keeps the viewer's keys, asked once.
  */
-final class Scope {
+public final class Scope {
 
     private final Viewer viewer;
     private final String model;
     private final Filter filter;
     private final int hash;
 
-    Scope(Viewer viewer, String model, Filter filter) {
+    /** The viewer's keys under a keyed policy, once {@link Visibility} has asked for them. */
+    volatile io.objectstreams.VisibilityKeys keys;
+
+    public Scope(Viewer viewer, String model, Filter filter) {
         this.viewer = viewer;
         this.model = model;
         this.filter = filter;
         this.hash = Objects.hash(viewer, model, filter);
     }
 
-    Viewer viewer() {
+    public Viewer viewer() {
         return viewer;
     }
 
-    String model() {
+    public String model() {
         return model;
     }
 
-    Filter filter() {
+    public Filter filter() {
         return filter;
     }
 

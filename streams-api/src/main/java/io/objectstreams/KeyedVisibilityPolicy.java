@@ -1,0 +1,57 @@
+package io.objectstreams;
+
+import jakarta.persistence.criteria.CriteriaBuilder;
+import jakarta.persistence.criteria.Expression;
+import jakarta.persistence.criteria.Predicate;
+import jakarta.persistence.criteria.Root;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A visibility policy stated as keys, for rules of the form "a row is visible to whoever holds its owner (or its
+ * tenant, ...)". The policy names what a row is visible by ({@link #visibleBy}: one or more expressions on the
+ * root, such as an owner or a tenant column) and which values of them a viewer holds ({@link #keysOf}). The engine
+ * then decides visibility for every viewer of a batch with one query per (model, filter), reading each subject's
+ * keys, and matches the viewers in memory: the cost of a batch no longer grows with the number of viewers.
+ *
+ * <p>{@link #visibleTo} is derived from the two and need not be written; the engine uses it where it asks about one
+ * viewer (a subscribe's membership read). Both must give the same answer, which the derivation guarantees.
+ *
+ * <p>{@link #keysOf} is asked once per subscription, when it starts, like the roles of a connection: a change of a
+ * viewer's keys (a new tenant) takes effect on their next subscribe. As a session bean, implement this interface
+ * directly (see {@link AuthenticatedVisibility}).
+ *
+ * @param <E> the streamed entity
+ */
+public interface KeyedVisibilityPolicy<E> extends VisibilityPolicy<E> {
+
+    /** What a row is visible by: one or more expressions on {@code root}, in a fixed order. */
+    List<Expression<?>> visibleBy(CriteriaBuilder cb, Root<E> root);
+
+    /**
+     * The keys {@code viewer} holds: one collection of values per expression of {@link #visibleBy}, or
+     * {@link VisibilityKeys#all()} or {@link VisibilityKeys#none()}. Anonymous viewers reach this method only if
+     * {@link #admitsAnonymous()} is true.
+     */
+    VisibilityKeys keysOf(Viewer viewer);
+
+    /** The predicate the keys state: some key expression's value is one the viewer holds. */
+    @Override
+    default Predicate visibleTo(Viewer viewer, CriteriaBuilder cb, Root<E> root) {
+        VisibilityKeys keys = keysOf(viewer);
+        if (keys.isAll()) {
+            return cb.conjunction();
+        }
+        List<Expression<?>> by = visibleBy(cb, root);
+        List<Predicate> any = new ArrayList<>();
+        for (int i = 0; i < by.size(); i++) {
+            // The keys compare by their text in memory; here each is read back as the expression's type. A key that
+            // cannot be a value of that type (text for a numeric column) names no row, in SQL as in memory.
+            List<Object> values = KeyText.parse(keys.values(i), by.get(i).getJavaType());
+            if (!values.isEmpty()) {
+                any.add(by.get(i).in(values));
+            }
+        }
+        return any.isEmpty() ? cb.disjunction() : cb.or(any.toArray(Predicate[]::new));
+    }
+}

@@ -1,0 +1,90 @@
+package io.objectstreams;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The keys a viewer holds under a {@link KeyedVisibilityPolicy}: for each of the policy's key expressions, the values
+ * that make a row visible to the viewer; or every row ({@link #all()}), or none ({@link #none()}). Values compare by
+ * their text ({@code String.valueOf}), so {@code 7}, {@code 7L} and {@code "7"} are one key.
+ */
+public final class VisibilityKeys {
+
+    private static final VisibilityKeys ALL = new VisibilityKeys(true, List.of());
+    private static final VisibilityKeys NONE = new VisibilityKeys(false, List.of());
+
+    private final boolean all;
+    private final List<Set<String>> byExpression;
+
+    private VisibilityKeys(boolean all, List<Set<String>> byExpression) {
+        this.all = all;
+        this.byExpression = byExpression;
+    }
+
+    /** Every row is visible, whatever its keys (staff). */
+    public static VisibilityKeys all() {
+        return ALL;
+    }
+
+    /** No row is visible. */
+    public static VisibilityKeys none() {
+        return NONE;
+    }
+
+    /**
+     * A row is visible when the value of key expression {@code i} is one of {@code values[i]}, for some {@code i}.
+     * Give one collection per expression of {@link KeyedVisibilityPolicy#visibleBy}, in the same order; an empty
+     * collection matches nothing through that expression. {@code null} values are ignored: a {@code NULL} key
+     * makes a row visible to nobody through that expression, as in SQL.
+     */
+    public static VisibilityKeys of(Collection<?>... values) {
+        List<Set<String>> sets = new ArrayList<>(values.length);
+        boolean any = false;
+        for (Collection<?> expression : values) {
+            Set<String> texts = new HashSet<>();
+            for (Object value : expression) {
+                if (value != null) {
+                    texts.add(String.valueOf(value));
+                }
+            }
+            any |= !texts.isEmpty();
+            sets.add(Set.copyOf(texts));
+        }
+        return any ? new VisibilityKeys(false, List.copyOf(sets)) : NONE;
+    }
+
+    public boolean isAll() {
+        return all;
+    }
+
+    public boolean isNone() {
+        return !all && byExpression.isEmpty();
+    }
+
+    /** The values that make a row visible through key expression {@code index}; empty past the last one given. */
+    public Set<String> values(int index) {
+        return index < byExpression.size() ? byExpression.get(index) : Set.of();
+    }
+
+    /** Whether a row whose key expressions have the values {@code rowKeys} (as text, {@code null} for SQL NULL) is visible. */
+    public boolean admits(List<String> rowKeys) {
+        if (all) {
+            return true;
+        }
+        for (int i = 0; i < rowKeys.size() && i < byExpression.size(); i++) {
+            String key = rowKeys.get(i);
+            if (key != null && byExpression.get(i).contains(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return all ? "VisibilityKeys[all]" : "VisibilityKeys" + byExpression;
+    }
+}

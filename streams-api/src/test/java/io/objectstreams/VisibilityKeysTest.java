@@ -1,0 +1,43 @@
+package io.objectstreams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class VisibilityKeysTest {
+
+    @Test
+    void aRowIsAdmittedWhenSomeExpressionHoldsOneOfTheViewersKeys() {
+        VisibilityKeys keys = VisibilityKeys.of(Set.of("alice"), List.of(3L, 4));
+        assertThat(keys.admits(List.of("alice", "9"))).isTrue();
+        assertThat(keys.admits(Arrays.asList("bob", "4"))).isTrue();
+        assertThat(keys.admits(Arrays.asList("bob", "5"))).isFalse();
+        assertThat(keys.admits(Arrays.asList(null, null))).as("NULL keys admit nobody").isFalse();
+        // Keys of one expression never match another's values.
+        assertThat(keys.admits(List.of("3", "alice"))).isFalse();
+    }
+
+    @Test
+    void allAndNoneAreWhatTheySay() {
+        assertThat(VisibilityKeys.all().admits(Arrays.asList((String) null))).isTrue();
+        assertThat(VisibilityKeys.none().admits(List.of("alice"))).isFalse();
+        assertThat(VisibilityKeys.of(Set.of(), Arrays.asList((Object) null)).isNone())
+                .as("no usable key at all is none").isTrue();
+    }
+
+    @Test
+    void keysReadBackAsTheExpressionsTypeOnlyInTheirCanonicalSpelling() {
+        UUID id = UUID.randomUUID();
+        assertThat(KeyText.parse(List.of("7", "007", "x", "-2"), Long.class)).containsExactly(7L, -2L);
+        assertThat(KeyText.parse(List.of("7", "+7"), Integer.class)).containsExactly(7);
+        assertThat(KeyText.parse(List.of(id.toString(), id.toString().toUpperCase()), UUID.class)).containsExactly(id);
+        assertThat(KeyText.parse(List.of("alice", "007"), String.class)).containsExactly("alice", "007");
+        assertThat(KeyText.parse(List.of("GET", "get"), java.time.DayOfWeek.class)).isEmpty();
+        assertThat(KeyText.parse(List.of("MONDAY"), java.time.DayOfWeek.class)).containsExactly(java.time.DayOfWeek.MONDAY);
+        assertThat(KeyText.parse(List.of("true", "TRUE"), Boolean.class)).containsExactly(true);
+    }
+}

@@ -1,0 +1,200 @@
+package io.objectstreams.web.visibility;
+
+import io.objectstreams.KeyedVisibilityPolicy;
+import io.objectstreams.VisibilityKeys;
+import io.objectstreams.VisibilityPolicy;
+import io.objectstreams.web.filter.Filter;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.Tuple;
+import jakarta.persistence.criteria.CriteriaBuilder;
+import jakarta.persistence.criteria.CriteriaQuery;
+import jakarta.persistence.criteria.Expression;
+import jakarta.persistence.criteria.Path;
+import jakarta.persistence.criteria.Root;
+import jakarta.persistence.criteria.Selection;
+import jakarta.persistence.criteria.Predicate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Decides, for many viewers at once, which subjects of one (model, filter) each may read: the fan-out's question for
+ * a batch (G8, G9). Its cost does not grow with the number of viewers the way one query per viewer does:
+ * <ul>
+ * <li>under a {@link KeyedVisibilityPolicy}, one query reads each subject's keys, and every viewer is matched in
+ * memory against the keys it holds;</li>
+ * <li>under any other policy, one query answers up to {@code viewersPerQuery} viewers, with one
+ * {@code CASE WHEN <the viewer's predicate> THEN 1 ELSE 0 END} column each.</li>
+ * </ul>
+ * Both give exactly what one query per viewer gives ({@code VisibilityEquivalenceIT}).
+ */
+final class ScopeQueries {
+
+    private ScopeQueries() {
+    }
+
+    /**
+     * The subset of each scope's pks that exists, that its viewer may read and that matches {@code filter}; every
+     * scope must be of {@code policy}'s model and of {@code filter}.
+     */
+    static <E> Map<Scope, Set<String>> decide(EntityManager em, VisibilityPolicy<E> policy, Filter filter,
+                                              Map<Scope, Set<String>> pksByScope, int viewersPerQuery) {
+        Map<Scope, Set<String>> decided = new HashMap<>();
+        List<Scope> asked = new ArrayList<>();
+        Set<String> union = new HashSet<>();
+        pksByScope.forEach((scope, pks) -> {
+            decided.put(scope, new HashSet<>());
+            // Anonymous viewers are denied here unless the policy admits them (G8), as for one viewer.
+            if (!pks.isEmpty() && (!scope.viewer().isAnonymous() || policy.admitsAnonymous())) {
+                asked.add(scope);
+                union.addAll(pks);
+            }
+        });
+        if (asked.isEmpty()) {
+            return decided;
+        }
+        if (policy instanceof KeyedVisibilityPolicy<E> keyed) {
+            keyedMatches(em, keyed, filter, asked, pksByScope, union, decided);
+        } else {
+            for (int from = 0; from < asked.size(); from += viewersPerQuery) {
+                List<Scope> chunk = asked.subList(from, Math.min(asked.size(), from + viewersPerQuery));
+                multiplexedMatches(em, policy, filter, chunk, pksByScope, union, decided);
+            }
+        }
+        return decided;
+    }
+
+    /** The viewer's keys, asked of the policy once per scope (so once per subscription). */
+    static VisibilityKeys keys(KeyedVisibilityPolicy<?> policy, Scope scope) {
+        VisibilityKeys keys = scope.keys;
+        if (keys == null) {
+            keys = Objects.requireNonNull(policy.keysOf(scope.viewer()),
+                    () -> policy.getClass().getName() + ".keysOf returned null; return VisibilityKeys.none() instead");
+            scope.keys = keys;
+        }
+        return keys;
+    }
+
+    private static <E> void keyedMatches(EntityManager em, KeyedVisibilityPolicy<E> policy, Filter filter,
+                                         List<Scope> asked, Map<Scope, Set<String>> pksByScope, Set<String> union,
+                                         Map<Scope, Set<String>> decided) {
+        List<Scope> holders = new ArrayList<>();
+        for (Scope scope : asked) {
+            if (!keys(policy, scope).isNone()) {
+                holders.add(scope);
+            }
+        }
+        if (holders.isEmpty()) {
+            return;
+        }
+        CriteriaBuilder cb = em.getCriteriaBuilder();
+        CriteriaQuery<Tuple> query = cb.createTupleQuery();
+        Root<E> root = query.from(policy.entity());
+        Path<Object> id = id(em, policy, root);
+        List<Expression<?>> by = policy.visibleBy(cb, root);
+        List<Selection<?>> columns = new ArrayList<>();
+        columns.add(id);
+        columns.addAll(by);
+        List<Object> ids = ids(em, policy, union);
+        if (ids.isEmpty()) {
+            return;
+        }
+        query.multiselect(columns).where(id.in(ids), filter.toPredicate(cb, root));
+        Map<String, List<String>> keysOf = new HashMap<>();
+        for (Tuple row : em.createQuery(query).getResultList()) {
+            List<String> rowKeys = new ArrayList<>(by.size());
+            for (int i = 1; i <= by.size(); i++) {
+                Object key = row.get(i);
+                rowKeys.add(key == null ? null : String.valueOf(key));
+            }
+            keysOf.put(String.valueOf(row.get(0)), rowKeys);
+        }
+        for (Scope scope : holders) {
+            VisibilityKeys keys = keys(policy, scope);
+            Set<String> visible = decided.get(scope);
+            for (String pk : pksByScope.get(scope)) {
+                List<String> rowKeys = keysOf.get(pk);
+                if (rowKeys != null && keys.admits(rowKeys)) {
+                    visible.add(pk);
+                }
+            }
+        }
+    }
+
+    private static <E> void multiplexedMatches(EntityManager em, VisibilityPolicy<E> policy, Filter filter,
+                                               List<Scope> chunk, Map<Scope, Set<String>> pksByScope,
+                                               Set<String> union, Map<Scope, Set<String>> decided) {
+        CriteriaBuilder cb = em.getCriteriaBuilder();
+        CriteriaQuery<Tuple> query = cb.createTupleQuery();
+        Root<E> root = query.from(policy.entity());
+        Path<Object> id = id(em, policy, root);
+        List<Selection<?>> columns = new ArrayList<>();
+        columns.add(id);
+        for (Scope scope : chunk) {
+            columns.add(cb.<Integer>selectCase().when(neverConstant(cb, id, policy.visibleTo(scope.viewer(), cb, root)), 1)
+                    .otherwise(0));
+        }
+        List<Object> ids = ids(em, policy, union);
+        if (ids.isEmpty()) {
+            return;
+        }
+        query.multiselect(columns).where(id.in(ids), filter.toPredicate(cb, root));
+        for (Tuple row : em.createQuery(query).getResultList()) {
+            String pk = String.valueOf(row.get(0));
+            for (int j = 0; j < chunk.size(); j++) {
+                Object visible = row.get(j + 1);
+                Scope scope = chunk.get(j);
+                if (visible instanceof Number n && n.intValue() == 1 && pksByScope.get(scope).contains(pk)) {
+                    decided.get(scope).add(pk);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code id IS NOT NULL AND (id IS NULL OR visible)}: the same truth as {@code visible} (ids are never null), but
+     * never a constant, whatever {@code visible} is. EclipseLink folds {@code conjunction()} and {@code disjunction()}
+     * into the predicates around them ({@code x AND TRUE} is {@code x}, {@code x AND FALSE} is {@code FALSE}), and a
+     * constant cannot be a CASE's condition there: as its first one it makes the query loop until
+     * StackOverflowError, after another it is bound as a parameter PostgreSQL refuses as no boolean. Wrapped so, a
+     * constant folds into one of the two null tests. (In a subquery's WHERE clause, a folded {@code FALSE} vanishes
+     * instead, and every row matches: no EXISTS form either.)
+     */
+    private static Predicate neverConstant(CriteriaBuilder cb, Path<Object> id, Predicate visible) {
+        return cb.and(cb.isNotNull(id), cb.or(cb.isNull(id), visible));
+    }
+
+    private static <E> Path<Object> id(EntityManager em, VisibilityPolicy<E> policy, Root<E> root) {
+        var entity = em.getMetamodel().entity(policy.entity());
+        return root.get(entity.getId(entity.getIdType().getJavaType()).getName());
+    }
+
+    private static <E> List<Object> ids(EntityManager em, VisibilityPolicy<E> policy, Collection<String> pks) {
+        Class<?> type = em.getMetamodel().entity(policy.entity()).getIdType().getJavaType();
+        return pks.stream().map(pk -> parseId(pk, type)).filter(Objects::nonNull).toList();
+    }
+
+    /** A pk that cannot be an id of this entity names nothing, so nothing visible. */
+    static Object parseId(String pk, Class<?> type) {
+        try {
+            if (type == Long.class || type == long.class) {
+                return Long.valueOf(pk);
+            }
+            if (type == Integer.class || type == int.class) {
+                return Integer.valueOf(pk);
+            }
+            if (type == UUID.class) {
+                return UUID.fromString(pk);
+            }
+            return type == String.class ? pk : null;
+        } catch (IllegalArgumentException notAnId) {
+            return null;
+        }
+    }
+}
