@@ -6,18 +6,40 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
-/** Keys as text, read back as values of a key expression's type; a text that is no such value is left out. */
+/**
+ * The one text of a key value, and back: what {@link VisibilityKeys} compares in memory and what
+ * {@link KeyedVisibilityPolicy#visibleTo} binds in SQL, so that both decide alike. Keys may be text, whole numbers
+ * ({@code Long}, {@code Integer}, {@code Short}, {@code BigInteger}), UUIDs, booleans or enums (by name); a value of
+ * any other type has no text, and makes nothing visible, in memory as in SQL.
+ */
 final class KeyText {
 
     private KeyText() {
     }
 
+    /** The canonical text of a key value, or {@code null} for {@code null} and for a type keys cannot have. */
+    static String text(Object value) {
+        if (value instanceof String || value instanceof Long || value instanceof Integer || value instanceof Short
+                || value instanceof BigInteger || value instanceof UUID || value instanceof Boolean) {
+            return value.toString();
+        }
+        return value instanceof Enum<?> constant ? constant.name() : null;
+    }
+
+    /** Whether values of {@code type} can be keys. */
+    static boolean supports(Class<?> type) {
+        return type == String.class || type == Long.class || type == long.class || type == Integer.class
+                || type == int.class || type == Short.class || type == short.class || type == BigInteger.class
+                || type == UUID.class || type == Boolean.class || type == boolean.class || type.isEnum();
+    }
+
+    /** The values of {@code type} whose text is one of {@code texts}; a text that is no such value is left out. */
     static List<Object> parse(Collection<String> texts, Class<?> type) {
         List<Object> values = new ArrayList<>(texts.size());
         for (String text : texts) {
             Object value = parse(text, type);
-            // Only a canonical spelling ("7", not "007"): the row's key is compared by its text in memory.
-            if (value != null && String.valueOf(value).equals(text)) {
+            // Only a canonical spelling ("7", not "007"): in memory the row's key is compared by its text.
+            if (value != null && text.equals(text(value))) {
                 values.add(value);
             }
         }
@@ -26,7 +48,7 @@ final class KeyText {
 
     private static Object parse(String text, Class<?> type) {
         try {
-            if (type == null || type == String.class || type == Object.class) {
+            if (type == String.class) {
                 return text;
             }
             if (type == Long.class || type == long.class) {
@@ -45,15 +67,14 @@ final class KeyText {
                 return new BigInteger(text);
             }
             if (type == Boolean.class || type == boolean.class) {
-                return text.equals("true") || text.equals("false") ? Boolean.valueOf(text) : null;
+                return Boolean.valueOf(text);
             }
             if (type.isEnum()) {
                 for (Object constant : type.getEnumConstants()) {
-                    if (constant.toString().equals(text)) {
+                    if (((Enum<?>) constant).name().equals(text)) {
                         return constant;
                     }
                 }
-                return null;
             }
             return null;
         } catch (IllegalArgumentException notOfType) {

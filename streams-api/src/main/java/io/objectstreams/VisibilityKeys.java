@@ -9,7 +9,9 @@ import java.util.Set;
 /**
  * The keys a viewer holds under a {@link KeyedVisibilityPolicy}: for each of the policy's key expressions, the values
  * that make a row visible to the viewer; or every row ({@link #all()}), or none ({@link #none()}). Values compare by
- * their text ({@code String.valueOf}), so {@code 7}, {@code 7L} and {@code "7"} are one key.
+ * their canonical text ({@link #keyText}), so {@code 7}, {@code 7L} and {@code "7"} are one key. Keys may be text,
+ * whole numbers ({@code Long}, {@code Integer}, {@code Short}, {@code BigInteger}), UUIDs, booleans or enums (by
+ * name); a value of another type is no key.
  */
 public final class VisibilityKeys {
 
@@ -46,14 +48,28 @@ public final class VisibilityKeys {
         for (Collection<?> expression : values) {
             Set<String> texts = new HashSet<>();
             for (Object value : expression) {
-                if (value != null) {
-                    texts.add(String.valueOf(value));
+                String text = keyText(value);
+                if (text != null) {
+                    texts.add(text);
                 }
             }
             any |= !texts.isEmpty();
             sets.add(Set.copyOf(texts));
         }
         return any ? new VisibilityKeys(false, List.copyOf(sets)) : NONE;
+    }
+
+    /**
+     * The canonical text of a key value, as keys are compared: {@code null} for {@code null} and for a value of a
+     * type keys cannot have (see the class comment).
+     */
+    public static String keyText(Object value) {
+        return KeyText.text(value);
+    }
+
+    /** Whether a key expression of {@code type} can hold keys: otherwise a policy naming it is refused when used. */
+    public static boolean supportsKeyType(Class<?> type) {
+        return KeyText.supports(type);
     }
 
     public boolean isAll() {
@@ -69,7 +85,10 @@ public final class VisibilityKeys {
         return index < byExpression.size() ? byExpression.get(index) : Set.of();
     }
 
-    /** Whether a row whose key expressions have the values {@code rowKeys} (as text, {@code null} for SQL NULL) is visible. */
+    /**
+     * Whether a row whose key expressions have the texts {@code rowKeys} ({@link #keyText} of each value; {@code null}
+     * for SQL NULL) is visible.
+     */
     public boolean admits(List<String> rowKeys) {
         if (all) {
             return true;
@@ -81,6 +100,17 @@ public final class VisibilityKeys {
             }
         }
         return false;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof VisibilityKeys that && all == that.all
+                && byExpression.equals(that.byExpression);
+    }
+
+    @Override
+    public int hashCode() {
+        return Boolean.hashCode(all) * 31 + byExpression.hashCode();
     }
 
     @Override

@@ -36,8 +36,25 @@ class VisibilityKeysTest {
         assertThat(KeyText.parse(List.of("7", "+7"), Integer.class)).containsExactly(7);
         assertThat(KeyText.parse(List.of(id.toString(), id.toString().toUpperCase()), UUID.class)).containsExactly(id);
         assertThat(KeyText.parse(List.of("alice", "007"), String.class)).containsExactly("alice", "007");
-        assertThat(KeyText.parse(List.of("GET", "get"), java.time.DayOfWeek.class)).isEmpty();
+        assertThat(KeyText.parse(List.of("GET", "get", "monday"), java.time.DayOfWeek.class)).isEmpty();
         assertThat(KeyText.parse(List.of("MONDAY"), java.time.DayOfWeek.class)).containsExactly(java.time.DayOfWeek.MONDAY);
         assertThat(KeyText.parse(List.of("true", "TRUE"), Boolean.class)).containsExactly(true);
+    }
+
+    @Test
+    void valuesOfOtherTypesAreNoKeysInMemoryOrInSql() {
+        // A BigDecimal or a date has more than one text ("12" and "12.0"): no key at all, never a looser match.
+        assertThat(VisibilityKeys.keyText(new java.math.BigDecimal("12"))).isNull();
+        assertThat(VisibilityKeys.keyText(java.time.LocalDate.EPOCH)).isNull();
+        assertThat(VisibilityKeys.supportsKeyType(java.math.BigDecimal.class)).isFalse();
+        assertThat(KeyText.parse(List.of("12"), java.math.BigDecimal.class)).isEmpty();
+        assertThat(VisibilityKeys.of(List.of(new java.math.BigDecimal("12"))).isNone()).isTrue();
+        assertThat(VisibilityKeys.keyText(java.time.DayOfWeek.MONDAY)).isEqualTo("MONDAY");
+    }
+
+    @Test
+    void keysAreEqualByValue() {
+        assertThat(VisibilityKeys.of(Set.of("a"), List.of(1L))).isEqualTo(VisibilityKeys.of(List.of("a"), Set.of(1)))
+                .isNotEqualTo(VisibilityKeys.of(Set.of("a"), List.of(2L)));
     }
 }

@@ -40,7 +40,7 @@ class FanOutFailureIT {
 
     @AfterEach
     void healPolicy() {
-        StoreClient.as("alice", base).post("api/it/visibility-fault?failures=0&delayMillis=0&deliveryDelayMillis=0&hide=0", null);
+        StoreClient.as("alice", base).post("api/it/visibility-fault?failures=0&delayMillis=0&deliveryDelayMillis=0&hide=0&failingViewer=", null);
     }
 
     /**
@@ -104,6 +104,31 @@ class FanOutFailureIT {
             }
             assertThat(events).containsEntry("one", 1).containsEntry("all", 2);
             assertThat(Health.listener(Health.root(base), "ready").number("failedFanOuts")).isGreaterThan(failuresBefore);
+        }
+    }
+
+    /**
+     * Issue 27: viewers of one (model, filter) are decided together, but a policy that fails for one viewer must not
+     * leave the others undecided. bob's predicate throws on every batch: bob is told to resync, alice gets her event.
+     */
+    @Test
+    void aPolicyThatFailsForOneViewerLeavesTheOtherViewersDecided() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        try (StreamClient aliceClient = StreamClient.connect(base, "alice");
+             StreamClient bobClient = StreamClient.connect(base, "bob")) {
+            for (StreamClient client : List.of(aliceClient, bobClient)) {
+                client.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"ItNote\",\"subscription_id\":\"all\"}");
+                assertThat(client.next().getString("type")).isEqualTo("subscribed");
+            }
+            alice.post("api/it/visibility-fault?failingViewer=bob", null);
+            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+            JsonObject toAlice = aliceClient.next();
+            assertThat(toAlice.getString("type")).as("alice: %s", toAlice).isEqualTo("event");
+            assertThat(toAlice.getJsonObject("subject").getString("pk")).isEqualTo(note);
+            JsonObject toBob = bobClient.next();
+            assertThat(toBob.getString("type")).as("bob: %s", toBob).isEqualTo("resync_required");
+            assertThat(toBob.getString("reason")).isEqualTo("delivery_failed");
         }
     }
 

@@ -28,9 +28,10 @@ import java.util.logging.Logger;
  * Turns each {@link StreamBatch} into subscription-relative messages for the sessions it is given (G8, G9), and each
  * {@link StreamGap} into resyncs (G10, G11).
  *
- * <p>Cost per batch: the subscriptions an event may concern are grouped by scope (viewer, model, filter), and each
- * scope costs one query for all of the batch's subjects it touches, whatever the number of subscriptions and
- * connections sharing it.
+ * <p>Cost per batch: the subscriptions an event may concern are grouped by scope (viewer, model, filter, keys), and
+ * the scopes of one (model, filter) are decided together: one query under a keyed policy, one per
+ * {@code streams.visibility.viewers-per-query} viewers otherwise ({@code Visibility#matching}), whatever the number of
+ * viewers, subscriptions and connections.
  *
  * <p>Never silent (G10): when a scope's query fails, or the fan-out of a batch fails altogether, every subscription
  * that may have been owed an event of that batch gets {@code resync_required} ({@code delivery_failed}) before

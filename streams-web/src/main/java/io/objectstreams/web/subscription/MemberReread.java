@@ -14,7 +14,8 @@ import java.util.logging.Logger;
 
 /**
  * Reads again the members of subscriptions told to resync: the client refetches once told, so it then holds what the
- * server's set holds, and later events classify alike for both (G9, G10). One query per distinct scope.
+ * server's set holds, and later events classify alike for both (G9, G10). Object subscriptions are read together per
+ * (model, filter), as fan-out reads them; each set subscription's members are one query.
  */
 final class MemberReread {
 

@@ -12,6 +12,7 @@ import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.filter.FilterDeclarations;
 import io.objectstreams.web.filter.InvalidFilterException;
+import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.json.JsonObjectBuilder;
 import java.sql.SQLException;
@@ -57,6 +58,11 @@ class ReplayPlanner {
             invalid.errors().forEach((key, messages) -> details.add(key, Messages.JSON.createArrayBuilder(messages)));
             throw new ProtocolError(ErrorCode.INVALID_FILTER, "Subscription filters are invalid.", details.build());
         }
+    }
+
+    /** What the subscription asks visibility; under a keyed policy, with the keys its viewer holds now. */
+    Scope scope(Viewer viewer, SubscribeRequest request, Filter filter) {
+        return visibility.scope(viewer, request.model(), filter);
     }
 
     /**

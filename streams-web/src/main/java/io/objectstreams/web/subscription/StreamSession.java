@@ -79,7 +79,7 @@ public final class StreamSession {
         checkRoomFor(id);
         Filter filter = planner.filter(asked);
         SubscribeRequest request = planner.canonical(asked);
-        Subscription subscription = new Subscription(id, request, filter, viewer, tally);
+        Subscription subscription = new Subscription(id, request, planner.scope(viewer, request, filter), tally);
         long cursor = join(subscription);
         SubscriptionStart start;
         try {

@@ -39,16 +39,19 @@ final class Subscription {
     private TransactionSnapshot membersReadAt;
 
     Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer) {
-        this(id, request, filter, viewer, ServerTally.unbounded());
+        this(id, request, new Scope(viewer, request.model(), filter), ServerTally.unbounded());
     }
 
-    /** @param tally the server-wide count its members are added to, whose scope it holds until {@link #release} */
-    Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer, ServerTally tally) {
+    /**
+     * @param scope what it asks visibility ({@link io.objectstreams.web.visibility.Visibility#scope})
+     * @param tally the server-wide count its members are added to, whose scope it holds until {@link #release}
+     */
+    Subscription(String id, SubscribeRequest request, Scope scope, ServerTally tally) {
         this.id = id;
         this.tally = tally;
         this.request = request;
-        this.filter = filter;
-        this.scope = new Scope(viewer, request.model(), filter);
+        this.filter = scope.filter();
+        this.scope = scope;
         this.eventHead = Messages.eventHead(id);
     }
 

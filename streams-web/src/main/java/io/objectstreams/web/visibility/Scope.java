@@ -1,29 +1,36 @@
 package io.objectstreams.web.visibility;
 
 import io.objectstreams.Viewer;
+import io.objectstreams.VisibilityKeys;
 import io.objectstreams.web.filter.Filter;
 import java.util.Objects;
 
 /**
- * What one subscription asks visibility: a viewer, a model, a filter. Every subscription holds its scope from the
- * start, with the hash computed once, because fan-out groups thousands of subscriptions by scope on every batch;
- * under a {@link io.objectstreams.KeyedVisibilityPolicy} the scope also keeps the viewer's keys, asked once.
+ * What one subscription asks visibility: a viewer, a model, a filter, and under a
+ * {@link io.objectstreams.KeyedVisibilityPolicy} the keys the viewer held when the subscription started
+ * ({@link Visibility#scope}). Every subscription holds its scope from the start, with the hash computed once,
+ * because fan-out groups thousands of subscriptions by scope on every batch. The keys are part of the scope's
+ * identity: two subscriptions of one viewer whose keys changed in between are decided each with its own.
  */
 public final class Scope {
 
     private final Viewer viewer;
     private final String model;
     private final Filter filter;
+    private final VisibilityKeys keys;
     private final int hash;
 
-    /** The viewer's keys under a keyed policy, once {@link Visibility} has asked for them. */
-    volatile io.objectstreams.VisibilityKeys keys;
-
+    /** A scope whose keys, under a keyed policy, are asked of the policy each time it is decided. */
     public Scope(Viewer viewer, String model, Filter filter) {
+        this(viewer, model, filter, null);
+    }
+
+    Scope(Viewer viewer, String model, Filter filter, VisibilityKeys keys) {
         this.viewer = viewer;
         this.model = model;
         this.filter = filter;
-        this.hash = Objects.hash(viewer, model, filter);
+        this.keys = keys;
+        this.hash = Objects.hash(viewer, model, filter, keys);
     }
 
     public Viewer viewer() {
@@ -38,10 +45,15 @@ public final class Scope {
         return filter;
     }
 
+    /** The viewer's keys as the subscription started, or {@code null}: not keyed, or to be asked when decided. */
+    VisibilityKeys keys() {
+        return keys;
+    }
+
     @Override
     public boolean equals(Object other) {
         return this == other || other instanceof Scope that && hash == that.hash && viewer.equals(that.viewer)
-                && model.equals(that.model) && filter.equals(that.filter);
+                && model.equals(that.model) && filter.equals(that.filter) && Objects.equals(keys, that.keys);
     }
 
     @Override

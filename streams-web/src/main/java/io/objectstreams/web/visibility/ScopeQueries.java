@@ -32,7 +32,9 @@ import java.util.UUID;
  * <li>under any other policy, one query answers up to {@code viewersPerQuery} viewers, with one
  * {@code CASE WHEN <the viewer's predicate> THEN 1 ELSE 0 END} column each.</li>
  * </ul>
- * Both give exactly what one query per viewer gives ({@code VisibilityEquivalenceIT}).
+ * Both give what one query per viewer gives ({@code SetSubscriptionsIT#visibilityForManyViewersAtOnceIsExactlyEachViewersOwn}).
+ * A policy whose predicate joins is asked one viewer at a time, and so is every viewer of a (model, filter) whose
+ * common query fails, so that only the viewers whose own query fails are left undecided ({@code Visibility}).
  */
 final class ScopeQueries {
 
@@ -70,24 +72,36 @@ final class ScopeQueries {
         return decided;
     }
 
-    /** The viewer's keys, asked of the policy once per scope (so once per subscription). */
-    static VisibilityKeys keys(KeyedVisibilityPolicy<?> policy, Scope scope) {
-        VisibilityKeys keys = scope.keys;
-        if (keys == null) {
-            keys = Objects.requireNonNull(policy.keysOf(scope.viewer()),
-                    () -> policy.getClass().getName() + ".keysOf returned null; return VisibilityKeys.none() instead");
-            scope.keys = keys;
+    /** One keyed scope alone, with an entity manager of its own: the fallback when deciding many together failed. */
+    static <E> Set<String> decide(jakarta.persistence.EntityManagerFactory factory, VisibilityPolicy<E> policy, Scope scope,
+                                  Set<String> pks) {
+        EntityManager em = factory.createEntityManager();
+        try {
+            return decide(em, policy, scope.filter(), Map.of(scope, pks), 1).get(scope);
+        } finally {
+            em.close();
         }
-        return keys;
+    }
+
+    /** The viewer's keys: the scope's, from its subscription's start, or asked of the policy now. */
+    static VisibilityKeys keys(KeyedVisibilityPolicy<?> policy, Scope scope) {
+        return scope.keys() != null ? scope.keys() : keysOf(policy, scope.viewer());
+    }
+
+    /** The policy's answer, never {@code null}. */
+    static VisibilityKeys keysOf(KeyedVisibilityPolicy<?> policy, io.objectstreams.Viewer viewer) {
+        return Objects.requireNonNull(policy.keysOf(viewer),
+                () -> policy.getClass().getName() + ".keysOf returned null; return VisibilityKeys.none() instead");
     }
 
     private static <E> void keyedMatches(EntityManager em, KeyedVisibilityPolicy<E> policy, Filter filter,
                                          List<Scope> asked, Map<Scope, Set<String>> pksByScope, Set<String> union,
                                          Map<Scope, Set<String>> decided) {
-        List<Scope> holders = new ArrayList<>();
+        Map<Scope, VisibilityKeys> holders = new HashMap<>();
         for (Scope scope : asked) {
-            if (!keys(policy, scope).isNone()) {
-                holders.add(scope);
+            VisibilityKeys keys = keys(policy, scope);
+            if (!keys.isNone()) {
+                holders.put(scope, keys);
             }
         }
         if (holders.isEmpty()) {
@@ -98,6 +112,13 @@ final class ScopeQueries {
         Root<E> root = query.from(policy.entity());
         Path<Object> id = id(em, policy, root);
         List<Expression<?>> by = policy.visibleBy(cb, root);
+        for (Expression<?> key : by) {
+            if (!VisibilityKeys.supportsKeyType(key.getJavaType())) {
+                throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
+                        + key.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs, booleans"
+                        + " and enums can); use a predicate policy for it");
+            }
+        }
         List<Selection<?>> columns = new ArrayList<>();
         columns.add(id);
         columns.addAll(by);
@@ -106,25 +127,24 @@ final class ScopeQueries {
             return;
         }
         query.multiselect(columns).where(id.in(ids), filter.toPredicate(cb, root));
-        Map<String, List<String>> keysOf = new HashMap<>();
+        // A key expression through a collection gives a subject several rows: it is visible through any of them.
+        Map<String, List<List<String>>> keysOf = new HashMap<>();
         for (Tuple row : em.createQuery(query).getResultList()) {
             List<String> rowKeys = new ArrayList<>(by.size());
             for (int i = 1; i <= by.size(); i++) {
-                Object key = row.get(i);
-                rowKeys.add(key == null ? null : String.valueOf(key));
+                rowKeys.add(VisibilityKeys.keyText(row.get(i)));
             }
-            keysOf.put(String.valueOf(row.get(0)), rowKeys);
+            keysOf.computeIfAbsent(String.valueOf(row.get(0)), k -> new ArrayList<>(1)).add(rowKeys);
         }
-        for (Scope scope : holders) {
-            VisibilityKeys keys = keys(policy, scope);
+        holders.forEach((scope, keys) -> {
             Set<String> visible = decided.get(scope);
             for (String pk : pksByScope.get(scope)) {
-                List<String> rowKeys = keysOf.get(pk);
-                if (rowKeys != null && keys.admits(rowKeys)) {
+                List<List<String>> rows = keysOf.get(pk);
+                if (rows != null && rows.stream().anyMatch(keys::admits)) {
                     visible.add(pk);
                 }
             }
-        }
+        });
     }
 
     private static <E> void multiplexedMatches(EntityManager em, VisibilityPolicy<E> policy, Filter filter,
@@ -140,6 +160,11 @@ final class ScopeQueries {
             columns.add(cb.<Integer>selectCase().when(neverConstant(cb, id, policy.visibleTo(scope.viewer(), cb, root)), 1)
                     .otherwise(0));
         }
+        if (!root.getJoins().isEmpty()) {
+            // A predicate that joins adds its join once per viewer, multiplying rows (and an inner join drops rows
+            // for every viewer of the query): such a policy is asked one viewer at a time.
+            throw new MultiplexUnsupported(policy.getClass().getName() + ".visibleTo joins; decided per viewer");
+        }
         List<Object> ids = ids(em, policy, union);
         if (ids.isEmpty()) {
             return;
@@ -154,6 +179,15 @@ final class ScopeQueries {
                     decided.get(scope).add(pk);
                 }
             }
+        }
+    }
+
+    /** A policy whose predicates cannot share one query: its viewers are decided one query each. */
+    static final class MultiplexUnsupported extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        MultiplexUnsupported(String message) {
+            super(message, null, false, false);
         }
     }
 

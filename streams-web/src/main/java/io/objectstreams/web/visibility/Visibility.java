@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -130,13 +131,61 @@ public class Visibility {
             EntityManager em = factory(policy).createEntityManager();
             try {
                 decided.putAll(ScopeQueries.decide(em, policy, filter, scopes, viewersPerQuery));
+            } catch (ScopeQueries.MultiplexUnsupported e) {
+                decided.putAll(oneByOne(policy, scopes, failed));
             } catch (RuntimeException e) {
-                failed.accept(StreamsFeed.modelLabel(policy.entity()), e);
+                if (scopes.size() == 1) {
+                    // Asking one viewer alone again would ask the same question: it cannot be decided now.
+                    failed.accept(StreamsFeed.modelLabel(policy.entity()), e);
+                } else {
+                    LOG.log(Level.WARNING, "Visibility of " + StreamsFeed.modelLabel(policy.entity()) + " for "
+                            + scopes.size() + " viewers at once failed; each is asked alone", e);
+                    decided.putAll(oneByOne(policy, scopes, failed));
+                }
             } finally {
                 em.close();
             }
         });
         return decided;
+    }
+
+    /**
+     * Each scope with a query of its own, when deciding them together failed: only the scopes whose own query
+     * fails are left out (one viewer's failing keys or predicate must not leave every viewer undecided).
+     */
+    private Map<Scope, Set<String>> oneByOne(VisibilityPolicy<?> policy, Map<Scope, Set<String>> pksByScope,
+                                             BiConsumer<String, RuntimeException> failed) {
+        Map<Scope, Set<String>> decided = new HashMap<>();
+        RuntimeException first = null;
+        for (Map.Entry<Scope, Set<String>> entry : pksByScope.entrySet()) {
+            try {
+                Scope scope = entry.getKey();
+                // A keyed scope keeps the keys its subscription started with; any other is one plain query.
+                decided.put(scope, policy instanceof io.objectstreams.KeyedVisibilityPolicy<?>
+                        ? ScopeQueries.decide(factory(policy), policy, scope, entry.getValue())
+                        : entry.getValue().isEmpty() ? Set.of()
+                        : query(policy, scope.viewer(), scope.filter(), entry.getValue(), Integer.MAX_VALUE));
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            failed.accept(StreamsFeed.modelLabel(policy.entity()), first);
+        }
+        return decided;
+    }
+
+    /**
+     * The scope of a subscription starting now: under a keyed policy it holds the keys the viewer holds now, asked
+     * once, for the subscription's life.
+     */
+    public Scope scope(Viewer viewer, String model, Filter filter) {
+        Optional<VisibilityPolicy<?>> policy = policy(model);
+        if (policy.isPresent() && policy.get() instanceof io.objectstreams.KeyedVisibilityPolicy<?> keyed
+                && (!viewer.isAnonymous() || keyed.admitsAnonymous())) {
+            return new Scope(viewer, model, filter, ScopeQueries.keysOf(keyed, viewer));
+        }
+        return new Scope(viewer, model, filter);
     }
 
     /**

@@ -44,7 +44,7 @@ class ServerTallyTest {
     void membersAreCountedAsSubscriptionsGainAndLoseThemAndReturnedWhenTheyEnd() throws ProtocolError {
         ServerTally tally = new ServerTally(10, 5);
         Subscription subscription = new Subscription("s", new SubscribeRequest(SubscriptionKind.MODEL, "m", null, null,
-                "s", null, null, null), Filter.NONE, new Viewer("alice", Set.of()), tally);
+                "s", null, null, null), new Scope(new Viewer("alice", Set.of()), "m", Filter.NONE), tally);
         tally.hold(subscription.scope());
         subscription.start(Set.of("1", "2"), 10);
         subscription.effect(row(11, "3", EventOperation.CREATED), true);

@@ -29,6 +29,11 @@ class StreamSessionTest {
             }
 
             @Override
+            io.objectstreams.web.visibility.Scope scope(Viewer viewer, SubscribeRequest request, Filter filter) {
+                return new io.objectstreams.web.visibility.Scope(viewer, request.model(), filter);
+            }
+
+            @Override
             SubscriptionStart start(Viewer viewer, Subscription subscription, long cursor) {
                 whileStarting.accept(subscription);
                 return SubscriptionStart.live(Set.of("1", "2"), cursor);

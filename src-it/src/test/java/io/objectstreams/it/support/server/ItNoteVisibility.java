@@ -25,6 +25,8 @@ public class ItNoteVisibility extends AuthenticatedVisibility<ItNote> implements
     static final AtomicLong DELAY_MILLIS = new AtomicLong();
     /** How long each call of {@link #visibleTo} on the delivery thread sleeps: fan-out slows, subscribes do not. */
     static final AtomicLong DELIVERY_DELAY_MILLIS = new AtomicLong();
+    /** A viewer for whom every call of {@link #visibleTo} fails (empty: none), as a policy broken for one user. */
+    static final java.util.concurrent.atomic.AtomicReference<String> FAILING_VIEWER = new java.util.concurrent.atomic.AtomicReference<>("");
     /** A note no viewer may read any more (0: none), as when an application revokes access. */
     static final AtomicLong HIDDEN = new AtomicLong();
 
@@ -43,7 +45,7 @@ public class ItNoteVisibility extends AuthenticatedVisibility<ItNote> implements
 
     @Override
     public Predicate visibleTo(Viewer viewer, CriteriaBuilder cb, Root<ItNote> root) {
-        if (FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        if (FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0 || FAILING_VIEWER.get().equals(viewer.name())) {
             throw new IllegalStateException("ItNoteVisibility fails on purpose (test fault)");
         }
         long delay = DELAY_MILLIS.get()

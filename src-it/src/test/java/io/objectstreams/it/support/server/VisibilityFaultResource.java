@@ -10,7 +10,8 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * Makes {@link ItNoteVisibility} fail, slow, or hide a note on this server:
- * {@code it/visibility-fault?failures=1&delayMillis=0&deliveryDelayMillis=0&hide=0}. Each call sets all four.
+ * {@code it/visibility-fault?failures=1&delayMillis=0&deliveryDelayMillis=0&hide=0&failingViewer=bob}. Each call sets
+ * all five.
  */
 @Path("it/visibility-fault")
 @Produces(MediaType.APPLICATION_JSON)
@@ -18,11 +19,13 @@ public class VisibilityFaultResource {
 
     @POST
     public JsonObject set(@QueryParam("failures") int failures, @QueryParam("delayMillis") long delayMillis,
-                          @QueryParam("deliveryDelayMillis") long deliveryDelayMillis, @QueryParam("hide") long hide) {
+                          @QueryParam("deliveryDelayMillis") long deliveryDelayMillis, @QueryParam("hide") long hide,
+                          @QueryParam("failingViewer") String failingViewer) {
         ItNoteVisibility.FAILURES.set(failures);
         ItNoteVisibility.DELAY_MILLIS.set(delayMillis);
         ItNoteVisibility.DELIVERY_DELAY_MILLIS.set(deliveryDelayMillis);
         ItNoteVisibility.HIDDEN.set(hide);
+        ItNoteVisibility.FAILING_VIEWER.set(failingViewer == null ? "" : failingViewer);
         return Json.createObjectBuilder().add("failures", failures).add("delayMillis", delayMillis)
                 .add("deliveryDelayMillis", deliveryDelayMillis).add("hide", hide).build();
     }
