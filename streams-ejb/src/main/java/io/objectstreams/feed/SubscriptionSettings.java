@@ -5,7 +5,7 @@ import io.objectstreams.internal.config.Setting;
 
 /** What one subscription may hold and replay, on every transport; each constant's doc says what it does. */
 public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxScopes, int maxTotalMemberPks,
-                                   int viewersPerQuery) {
+                                   int viewersPerQuery, int startThreads, int maxPendingRequests) {
 
     public static final Setting<Integer> MAX_MEMBER_PKS = Setting.integer("streams.subscriptions.max-member-pks",
             10_000, 1, 10_000_000,
@@ -30,9 +30,19 @@ public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxSco
             "Viewers one visibility query of a batch answers under a policy that is not keyed (a CASE column each);"
                     + " a keyed policy answers every viewer with one query per (model, filter).");
 
+    public static final Setting<Integer> START_THREADS = Setting.integer("streams.subscriptions.start-threads",
+            Math.max(2, Runtime.getRuntime().availableProcessors()), 1, 256,
+            "Threads that handle the clients' requests (subscribe: members and replay read from the database),"
+                    + " so a reconnect storm never holds the transport's threads, which also serve health.");
+
+    public static final Setting<Integer> MAX_PENDING_REQUESTS = Setting.integer(
+            "streams.subscriptions.max-pending-requests", 64, 1, 100_000,
+            "Requests of one connection waiting for a start thread; one more is refused (unavailable).");
+
     static SubscriptionSettings from(ConfigValues values) {
         int maxMemberPks = values.get(MAX_MEMBER_PKS);
         return new SubscriptionSettings(maxMemberPks, values.get(REPLAY_LIMIT), values.get(MAX_SCOPES),
-                values.get(MAX_TOTAL_MEMBER_PKS.atLeast(maxMemberPks)), values.get(VIEWERS_PER_QUERY));
+                values.get(MAX_TOTAL_MEMBER_PKS.atLeast(maxMemberPks)), values.get(VIEWERS_PER_QUERY),
+                values.get(START_THREADS), values.get(MAX_PENDING_REQUESTS));
     }
 }

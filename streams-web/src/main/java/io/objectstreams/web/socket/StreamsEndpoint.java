@@ -62,13 +62,15 @@ public class StreamsEndpoint {
         session.setMaxTextMessageBufferSize(CONTAINER_FRAME_BYTES);
         // Never the container's idle timeout: pings would reset it, and its timer is costly on Payara. The keep-alive
         // keeps streams.websocket.max-idle instead, and on Payara the timer's task, which then never acts, is skipped.
-        session.setMaxIdleTimeout(0);
+        // Installed first, so that setting no timeout does not schedule Tyrus's idle task already (on Payara that
+        // scheduling was a seventh of a reconnect storm's CPU: its managed executor captures a context per task).
         if (settings.skipContainerIdleTimer()) {
             TyrusIdleTimer.install(session);
         }
+        session.setMaxIdleTimeout(0);
         WebSocketSubscriber opened = new WebSocketSubscriber(session, settings.maxFrameBytes());
         try {
-            opened.attach(engine.open(opened, viewer));
+            opened.attach(engine.open(opened, viewer), engine.requestQueue());
             subscriber = opened;
             keepAlive.watch(opened);
         } catch (ProtocolError refused) {
@@ -104,6 +106,7 @@ public class StreamsEndpoint {
     @OnClose
     public void close(CloseReason reason) {
         if (subscriber != null) {
+            subscriber.ended();
             keepAlive.forget(subscriber);
             engine.close(subscriber, "close_" + reason.getCloseCode().getCode());
         }
@@ -113,6 +116,7 @@ public class StreamsEndpoint {
     public void error(Session session, Throwable failure) {
         LOG.log(Level.FINE, "WebSocket session " + session.getId() + " failed", failure);
         if (subscriber != null) {
+            subscriber.ended();
             keepAlive.forget(subscriber);
             engine.close(subscriber, "error");
         }

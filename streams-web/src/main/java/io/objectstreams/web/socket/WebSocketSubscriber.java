@@ -1,10 +1,12 @@
 package io.objectstreams.web.socket;
 
+import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.OutboundMessage;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.RateLimitedLog;
+import io.objectstreams.web.subscription.RequestQueue;
 import io.objectstreams.web.subscription.StreamSession;
 import io.objectstreams.web.subscription.SubscribeRequest;
 import io.objectstreams.web.subscription.Subscriber;
@@ -48,6 +50,8 @@ final class WebSocketSubscriber implements Subscriber {
     private final Session socket;
     private final int maxFrameBytes;
     private StreamSession session;
+    /** This connection's requests, handled in order off the container's threads. */
+    private RequestQueue requests;
     /** When the client last showed it is there (a pong or a message), by {@link System#nanoTime}. */
     private volatile long lastHeard = System.nanoTime();
     /** When a message last went either way (pings and pongs do not count), by {@link System#nanoTime}. */
@@ -60,7 +64,8 @@ final class WebSocketSubscriber implements Subscriber {
         this.maxFrameBytes = maxFrameBytes;
     }
 
-    void attach(StreamSession engineSession) {
+    void attach(StreamSession engineSession, RequestQueue queue) {
+        requests = queue;
         this.session = engineSession;
     }
 
@@ -136,10 +141,25 @@ final class WebSocketSubscriber implements Subscriber {
         }
     }
 
-    /** Handles one client frame. */
+    /** Takes one client frame: it is handled after the connection's earlier ones, on a start thread. */
     void handle(String text) {
         lastHeard = System.nanoTime();
         lastActive = lastHeard;
+        if (!requests.submit(() -> handleNow(text))) {
+            session.refuse(new ProtocolError(ErrorCode.UNAVAILABLE, "Too many requests of this connection are waiting"
+                    + " (" + SubscriptionSettings.MAX_PENDING_REQUESTS.key() + "); this one was dropped: send it again"
+                    + " once the others are answered"));
+        }
+    }
+
+    /** The connection ended: requests still waiting are dropped. */
+    void ended() {
+        if (requests != null) {
+            requests.close();
+        }
+    }
+
+    private void handleNow(String text) {
         try {
             if (tooLarge(text, maxFrameBytes)) {
                 throw new ProtocolError(ErrorCode.INVALID_REQUEST, "The message is larger than "

@@ -60,13 +60,16 @@ public class ConnectionRegistry {
      */
     private ExecutorService senders;
 
+    /** Runs the clients' requests off the transports' threads ({@link RequestQueue}). */
+    private ExecutorService starters;
+    private int maxPendingRequests;
+
     @PostConstruct
     void start() {
         TransportSettings settings = feed.settings();
-        int count = settings.senderThreads();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
-        pool.allowCoreThreadTimeOut(true);
-        senders = pool;
+        senders = pool(settings.senderThreads());
+        starters = pool(settings.subscriptions().startThreads());
+        maxPendingRequests = settings.subscriptions().maxPendingRequests();
         admission = new Admission(settings.maxConnections(), settings.maxConnectionsPerPrincipal(),
                 settings.maxAnonymousConnections());
         budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
@@ -81,11 +84,19 @@ public class ConnectionRegistry {
         DeliveryTargets.application().register(target);
     }
 
+    /** A plain pool over container-made threads: no context capture per task. */
+    private ExecutorService pool(int count) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
     @PreDestroy
     void stop() {
         DeliveryTargets.application().unregister(target);
         HealthRegistry.application().unregister(HealthRegistry.SESSIONS, reportSource);
         senders.shutdownNow();
+        starters.shutdownNow();
     }
 
     /**
@@ -100,6 +111,11 @@ public class ConnectionRegistry {
                 limits, counts, tally);
         sessions.put(subscriber, session);
         return session;
+    }
+
+    /** A new connection's queue of requests, run in order on the start threads. */
+    public RequestQueue requestQueue() {
+        return new RequestQueue(starters, maxPendingRequests);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.SubscriptionSettings;
+import io.objectstreams.feed.TransactionSnapshot;
 import io.objectstreams.protocol.ResyncReason;
 import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.filter.Filter;
@@ -33,11 +34,18 @@ class ReplayPlanner {
     private final Visibility visibility;
     private final StreamsFeed feed;
     private final SubscriptionLimits limits;
+    private final ReplayReads replays;
+    private final SharedReads shared = new SharedReads();
+
+    /** A subscription's members, and when it needs one, the snapshot of transactions taken right after reading them. */
+    private record MembersRead(Set<String> members, TransactionSnapshot readAt) {
+    }
 
     ReplayPlanner(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits) {
         this.visibility = visibility;
         this.feed = feed;
         this.limits = limits;
+        this.replays = new ReplayReads(feed);
     }
 
     /**
@@ -90,7 +98,9 @@ class ReplayPlanner {
             if (from != null) {
                 ReplayClassification.checkNotAhead(from, state);
             }
-            Set<String> members = request.isObject() ? visibleObject(viewer, request) : members(viewer, subscription);
+            MembersRead read = request.isObject() ? new MembersRead(visibleObject(viewer, request), null)
+                    : members(viewer, subscription, cursor, request.resumesWithoutMembers());
+            Set<String> members = read.members();
             if (from == null) {
                 return SubscriptionStart.live(members, cursor);
             }
@@ -100,10 +110,11 @@ class ReplayPlanner {
             if (request.isObject()) {
                 return replayObject(request, members, from, cursor);
             }
-            SubscriptionStart start = replaySet(viewer, request, members, from, cursor);
+            SubscriptionStart start = replaySet(viewer, subscription.scope(), request, members, from, cursor);
             if (request.resumesWithoutMembers() && start.resyncReason() == null) {
-                // Read after the members and the replay: see Subscription#unaccounted.
-                subscription.watchUnaccounted(feed.transactionSnapshot());
+                // Read after the members, and so after the replay's events, which are older than the registration
+                // the members were read after: see Subscription#unaccounted.
+                subscription.watchUnaccounted(read.readAt());
             }
             return start;
         } catch (SQLException | RuntimeException e) {
@@ -129,8 +140,8 @@ class ReplayPlanner {
         return ReplayClassification.object(members, missed, from, cursor, limit);
     }
 
-    private SubscriptionStart replaySet(Viewer viewer, SubscribeRequest request, Set<String> current, long from,
-                                        long cursor) throws SQLException, ProtocolError {
+    private SubscriptionStart replaySet(Viewer viewer, Scope scope, SubscribeRequest request, Set<String> current,
+                                        long from, long cursor) throws SQLException, ProtocolError {
         if (request.members() != null && request.members().size() > limits.maxMemberPks()) {
             throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "members names " + request.members().size()
                     + " pks; at most " + limits.maxMemberPks() + " (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ")");
@@ -141,13 +152,26 @@ class ReplayPlanner {
             if (ReplayClassification.spanTooLong(from, cursor, limit)) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             }
-            rows = feed.modelBetween(request.model(), from, cursor, (int) (cursor - from));
+            rows = replays.modelBetween(request.model(), from, cursor, (int) (cursor - from));
             if (ReplayClassification.pruned(from, feed.cursorState())) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_PRUNED);
             }
         }
         return ReplayClassification.set(rows, current, request.members(),
-                outside -> visibility.matching(viewer, request.model(), Filter.NONE, outside), from, cursor, limit);
+                outside -> visible(viewer, scope, outside, cursor), from, cursor, limit);
+    }
+
+    /** Which of {@code pks} the viewer may read now: once per (scope, pks) among the subscriptions registered at {@code cursor}. */
+    @SuppressWarnings("unchecked")
+    private Set<String> visible(Viewer viewer, Scope scope, Set<String> pks, long cursor) {
+        List<Object> key = List.of("visible", scope, pks);
+        Set<String> kept = (Set<String>) shared.get(key, cursor);
+        if (kept != null) {
+            return kept;
+        }
+        Set<String> visible = visibility.matching(viewer, scope.model(), Filter.NONE, pks);
+        shared.keep(key, cursor, visible, pks.size());
+        return visible;
     }
 
     /**
@@ -162,13 +186,24 @@ class ReplayPlanner {
         return Set.of(request.pk());
     }
 
-    private Set<String> members(Viewer viewer, Subscription subscription) throws ProtocolError {
+    /**
+     * The members a filter or model subscription registered at {@code cursor} starts with, read once per scope among
+     * the subscriptions registered at that cursor ({@link SharedReads}), with the snapshot when {@code snapshot}.
+     */
+    private MembersRead members(Viewer viewer, Subscription subscription, long cursor, boolean snapshot)
+            throws ProtocolError, SQLException {
         int max = limits.maxMemberPks();
-        Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
-        if (members.size() > max) {
+        List<Object> key = List.of("members", subscription.scope(), snapshot);
+        MembersRead read = (MembersRead) shared.get(key, cursor);
+        if (read == null) {
+            Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
+            read = new MembersRead(members, snapshot ? feed.transactionSnapshot() : null);
+            shared.keep(key, cursor, read, members.size());
+        }
+        if (read.members().size() > max) {
             throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
                     + " objects (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + "); narrow the filter");
         }
-        return members;
+        return read;
     }
 }

@@ -1,0 +1,58 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.StreamEvent;
+import io.objectstreams.feed.StreamsFeed;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The model replays read last, shared by the subscriptions that resume over the same span. After a deploy or a
+ * network blip every client of a model reconnects from about the same cursor, and the subscriptions registered
+ * between two batches start at the same one, so a reconnect storm asks for the same few spans thousands of times.
+ *
+ * <p>A span is read once, then served from here: the events of a model after one cursor and through another that
+ * delivery has passed never change (cursors are assigned in commit order, and a later one is always larger).
+ * Retention may delete some of them afterwards; the planner checks the retention watermark after every read,
+ * cached or not, exactly as before. Spans longer than {@link #MAX_ROWS} events are never kept, and at most
+ * {@link #SPANS} spans are, the least recently used going first.
+ */
+final class ReplayReads {
+
+    static final int SPANS = 8;
+    static final int MAX_ROWS = 1_000;
+
+    private record Span(String model, long after, long through, int limit) {
+    }
+
+    private final StreamsFeed feed;
+    private final Map<Span, List<StreamEvent>> spans = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Span, List<StreamEvent>> eldest) {
+            return size() > SPANS;
+        }
+    };
+
+    ReplayReads(StreamsFeed feed) {
+        this.feed = feed;
+    }
+
+    /** {@link StreamsFeed#modelBetween}, once per span while it is kept. */
+    List<StreamEvent> modelBetween(String model, long after, long through, int limit) throws SQLException {
+        Span span = new Span(model, after, through, limit);
+        synchronized (spans) {
+            List<StreamEvent> kept = spans.get(span);
+            if (kept != null) {
+                return kept;
+            }
+        }
+        List<StreamEvent> read = List.copyOf(feed.modelBetween(model, after, through, limit));
+        if (read.size() <= MAX_ROWS) {
+            synchronized (spans) {
+                spans.put(span, read);
+            }
+        }
+        return read;
+    }
+}
