@@ -37,7 +37,8 @@ public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxSco
 
     public static final Setting<Integer> MAX_PENDING_REQUESTS = Setting.integer(
             "streams.subscriptions.max-pending-requests", 64, 1, 100_000,
-            "Requests of one connection waiting for a start thread; one more is refused (unavailable).");
+            "Requests of one connection waiting for a start thread; past it the connection is read no further until"
+                    + " one has run, so a client sending faster than it is answered is slowed down by TCP.");
 
     static SubscriptionSettings from(ConfigValues values) {
         int maxMemberPks = values.get(MAX_MEMBER_PKS);

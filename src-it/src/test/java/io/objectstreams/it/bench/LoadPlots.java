@@ -69,9 +69,12 @@ final class LoadPlots {
             p99.get(r.mode())[group] = r.latencyMs()[2];
             queries.get(r.mode())[group] = r.queriesPerWrite();
         }
-        Path latency = directory.resolve("viewers-latency.svg");
+        // One server's run names its plots after it, so that the other server's run does not overwrite them.
+        List<String> servers = results.stream().map(FanOutLoadBenchmark.Result::server).distinct().toList();
+        String suffix = servers.size() == 1 ? "-" + servers.get(0) : "";
+        Path latency = directory.resolve("viewers-latency" + suffix + ".svg");
         Files.writeString(latency, chart("Sequential write-to-event p99 (server, connections)", groups, p99, "ms"));
-        Path cost = directory.resolve("viewers-queries.svg");
+        Path cost = directory.resolve("viewers-queries" + suffix + ".svg");
         Files.writeString(cost, chart("Visibility queries per write (server, connections)", groups, queries, "queries"));
         System.out.println("Plots written: " + latency.toAbsolutePath().normalize() + ", " + cost.toAbsolutePath().normalize());
     }

@@ -70,7 +70,7 @@ public class StreamsEndpoint {
         session.setMaxIdleTimeout(0);
         WebSocketSubscriber opened = new WebSocketSubscriber(session, settings.maxFrameBytes());
         try {
-            opened.attach(engine.open(opened, viewer), engine.requestQueue());
+            opened.attach(engine.open(opened, viewer), engine.requestQueue(settings.maxFrameBytes()));
             subscriber = opened;
             keepAlive.watch(opened);
         } catch (ProtocolError refused) {

@@ -1,6 +1,5 @@
 package io.objectstreams.web.socket;
 
-import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.OutboundMessage;
@@ -141,14 +140,23 @@ final class WebSocketSubscriber implements Subscriber {
         }
     }
 
-    /** Takes one client frame: it is handled after the connection's earlier ones, on a start thread. */
+    /** Takes one client frame: it is handled after the connection's earlier ones, on a start thread (RequestQueue). */
     void handle(String text) {
         lastHeard = System.nanoTime();
         lastActive = lastHeard;
-        if (!requests.submit(() -> handleNow(text))) {
-            session.refuse(new ProtocolError(ErrorCode.UNAVAILABLE, "Too many requests of this connection are waiting"
-                    + " (" + SubscriptionSettings.MAX_PENDING_REQUESTS.key() + "); this one was dropped: send it again"
-                    + " once the others are answered"));
+        if (tooLarge(text, maxFrameBytes)) {
+            // Refused in turn, holding none of the text: a client cannot fill the server's memory with frames.
+            ProtocolError refused = new ProtocolError(ErrorCode.INVALID_REQUEST, "The message is larger than "
+                    + maxFrameBytes + " bytes (streams.websocket.max-frame-bytes)");
+            if (!requests.submit(() -> session.refuse(refused), 0)) {
+                session.refuse(refused);
+            }
+            return;
+        }
+        if (!requests.submit(() -> handleNow(text), text.length())) {
+            // Interrupted while waiting for room, or the server is stopping: answered, never silently dropped.
+            session.refuse(new ProtocolError(ErrorCode.UNAVAILABLE, "The server could not take this message now;"
+                    + " send it again"));
         }
     }
 
@@ -161,10 +169,6 @@ final class WebSocketSubscriber implements Subscriber {
 
     private void handleNow(String text) {
         try {
-            if (tooLarge(text, maxFrameBytes)) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "The message is larger than "
-                        + maxFrameBytes + " bytes (streams.websocket.max-frame-bytes)");
-            }
             JsonObject message = parse(text);
             String op = SubscribeRequest.required(message, "op");
             switch (op) {

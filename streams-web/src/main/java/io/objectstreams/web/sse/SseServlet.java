@@ -6,11 +6,14 @@ import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.ProtocolError;
+import io.objectstreams.web.subscription.RateLimitedLog;
 import io.objectstreams.web.subscription.StreamSession;
 import io.objectstreams.web.subscription.ConnectionRegistry;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,6 +25,8 @@ import java.security.Principal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
 /**
@@ -38,6 +43,9 @@ import java.util.stream.Collectors;
 public class SseServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(SseServlet.class.getName());
+    /** Failures of starting subscriptions: one stack trace a minute, the rest counted. */
+    private static final RateLimitedLog FAILURES = new RateLimitedLog(java.time.Duration.ofMinutes(1));
 
     /** How soon an {@code EventSource} reconnects after the stream ends, in milliseconds. */
     static final int RETRY_MILLIS = 2_000;
@@ -57,10 +65,12 @@ public class SseServlet extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         SseSubscriber subscriber = new SseSubscriber(engine);
+        SseRequest parsed;
+        StreamSession session;
         try {
             String model = model(request);
             TransportSettings settings = feed.settings();
-            SseRequest parsed = SseRequest.parse(model, request.getParameterMap(), request.getHeader("Last-Event-ID"),
+            parsed = SseRequest.parse(model, request.getParameterMap(), request.getHeader("Last-Event-ID"),
                     settings.sseHeartbeat(), settings.sseLifetime());
             VisibilityPolicy<?> policy = visibility.policy(model).orElseThrow(() -> new ProtocolError(
                     ErrorCode.MODEL_NOT_FOUND, "There is no subscribable model " + ProtocolError.quoted(model)));
@@ -68,40 +78,153 @@ public class SseServlet extends HttpServlet {
             if (viewer.isAnonymous() && !policy.admitsAnonymous()) {
                 throw new ProtocolError(ErrorCode.AUTHENTICATION_REQUIRED, model + " is not readable anonymously; authenticate");
             }
-            StreamSession session = engine.open(subscriber, viewer);
+            session = engine.open(subscriber, viewer);
+        } catch (ProtocolError refusal) {
+            refuse(response, refusal);
+            return;
+        }
+        // Undertow creates the request's input stream lazily, unsynchronized, when the exchange ends. Ended from
+        // two threads at once (the writer's failure and the container's own completion), both create one; the
+        // second finds the request channel taken and fails with a NullPointerException (UT005090 in the log, once
+        // in about 10,000 streams the client closes at once: the soak's fuzz). Created here, there is only one.
+        request.getInputStream();
+        AsyncContext async;
+        Waiting waiting = new Waiting(subscriber);
+        try {
+            async = request.startAsync();
+            async.setTimeout(0);
+            async.addListener(waiting);
+        } catch (RuntimeException e) {
+            // No stream to write to (a filter without async support, say): the session and its slot go now.
+            engine.close(subscriber);
+            throw e;
+        }
+        // The subscription starts (its members and replay are read from the database) on the engine's start threads,
+        // as a WebSocket's does, never on this container thread: on Payara those also answer health.
+        if (!engine.requestQueue(0).submit(() -> start(async, waiting, session, parsed), 0)) {
+            engine.close(subscriber);
+            refuseAndComplete(async, response, new ProtocolError(ErrorCode.UNAVAILABLE, "The server is stopping;"
+                    + " retry shortly"));
+        }
+    }
+
+    /**
+     * A stream whose subscription waits for a start thread. Should the client leave (or the container end the
+     * request) meanwhile, its session and connection slot are released at once, and the subscription is not started.
+     */
+    private final class Waiting implements AsyncListener {
+        final SseSubscriber subscriber;
+        private boolean opening;
+        private boolean gone;
+
+        Waiting(SseSubscriber subscriber) {
+            this.subscriber = subscriber;
+        }
+
+        /** Whether the stream may still open; from here on it is the subscriber's to release. */
+        synchronized boolean open() {
+            opening = !gone;
+            return opening;
+        }
+
+        private void ended() {
+            synchronized (this) {
+                if (opening || gone) {
+                    return;
+                }
+                gone = true;
+            }
+            engine.close(subscriber, "left_before_start");
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            ended();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            ended();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            ended();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            // not restarted
+        }
+    }
+
+    /**
+     * Starts the subscription, then opens the stream. A refusal is answered before the stream opens, as JSON with
+     * its named code, and ends the request; so does a failure, as {@code unavailable}, logged. Whatever happens, the
+     * session is released unless the stream opened.
+     */
+    private void start(AsyncContext async, Waiting waiting, StreamSession session, SseRequest parsed) {
+        SseSubscriber subscriber = waiting.subscriber;
+        boolean opened = false;
+        try {
+            if (!waiting.open()) {
+                return; // the client left while the subscription waited: released already
+            }
+            HttpServletResponse response = (HttpServletResponse) async.getResponse();
             try {
                 session.subscribe(parsed.request());
-            } catch (ProtocolError | RuntimeException e) {
-                engine.close(subscriber);
-                throw e;
+            } catch (ProtocolError refusal) {
+                refuseAndComplete(async, response, refusal);
+                return;
+            } catch (RuntimeException e) {
+                FAILURES.log(LOG, "An SSE subscription to " + parsed.request().model() + " failed", e);
+                refuseAndComplete(async, response, new ProtocolError(ErrorCode.UNAVAILABLE, "The subscription could"
+                        + " not be started (" + e.getClass().getSimpleName() + "); it is logged"));
+                return;
             }
             response.setStatus(HttpServletResponse.SC_OK);
             response.setContentType("text/event-stream");
             response.setCharacterEncoding("UTF-8");
             response.setHeader("Cache-Control", "no-cache");
             response.setHeader("X-Accel-Buffering", "no");
-            // Undertow creates the request's input stream lazily, unsynchronized, when the exchange ends. Ended from
-            // two threads at once (the writer's failure and the container's own completion), both create one; the
-            // second finds the request channel taken and fails with a NullPointerException (UT005090 in the log, once
-            // in about 10,000 streams the client closes at once: the soak's fuzz). Created here, there is only one.
-            request.getInputStream();
-            try {
-                AsyncContext async = request.startAsync();
-                subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(),
-                        () -> keepAlive.forget(subscriber));
-            } catch (RuntimeException e) {
-                // No stream to write to (a filter without async support, say): the session and its slot go now.
-                engine.close(subscriber);
-                throw e;
-            }
+            subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(),
+                    () -> keepAlive.forget(subscriber));
+            opened = true;
             // Released already (the client left at once)? Then the clock finds it closed and drops it.
             keepAlive.watch(subscriber);
-        } catch (ProtocolError refusal) {
-            response.setStatus(refusal.httpStatus());
-            response.setContentType("application/json");
-            response.setCharacterEncoding("UTF-8");
-            response.getWriter().write(refusal.body());
+        } catch (IOException | RuntimeException gone) {
+            // The client left, or the container ended the request, before the stream opened.
+            LOG.log(Level.FINE, "An SSE stream ended before it opened", gone);
+        } finally {
+            if (!opened) {
+                engine.close(subscriber);
+                complete(async);
+            }
         }
+    }
+
+    private static void refuseAndComplete(AsyncContext async, HttpServletResponse response, ProtocolError refusal) {
+        try {
+            refuse(response, refusal);
+        } catch (IOException | RuntimeException gone) {
+            LOG.log(Level.FINE, "An SSE refusal could not be written: the client left", gone);
+        }
+        complete(async);
+    }
+
+    private static void complete(AsyncContext async) {
+        try {
+            async.complete();
+        } catch (IllegalStateException alreadyCompleted) {
+            // the container ended it first
+        }
+    }
+
+    private static void refuse(HttpServletResponse response, ProtocolError refusal) throws IOException {
+        response.setStatus(refusal.httpStatus());
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write(refusal.body());
     }
 
     private static String model(HttpServletRequest request) throws ProtocolError {

@@ -113,9 +113,12 @@ public class ConnectionRegistry {
         return session;
     }
 
-    /** A new connection's queue of requests, run in order on the start threads. */
-    public RequestQueue requestQueue() {
-        return new RequestQueue(starters, maxPendingRequests);
+    /**
+     * A new connection's queue of requests, run in order on the start threads, holding at most
+     * {@code maxPendingChars} characters of the client's text besides the first request.
+     */
+    public RequestQueue requestQueue(long maxPendingChars) {
+        return new RequestQueue(starters, maxPendingRequests, maxPendingChars);
     }
 
     /**

@@ -14,6 +14,7 @@ import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.filter.FilterDeclarations;
 import io.objectstreams.web.filter.InvalidFilterException;
 import io.objectstreams.web.visibility.Scope;
+import io.objectstreams.web.visibility.SubjectKeys;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.json.JsonObjectBuilder;
 import java.sql.SQLException;
@@ -36,6 +37,7 @@ class ReplayPlanner {
     private final SubscriptionLimits limits;
     private final ReplayReads replays;
     private final SharedReads shared = new SharedReads();
+    private static final Object NOT_KEYED = new Object();
 
     /** A subscription's members, and when it needs one, the snapshot of transactions taken right after reading them. */
     private record MembersRead(Set<String> members, TransactionSnapshot readAt) {
@@ -158,20 +160,48 @@ class ReplayPlanner {
             }
         }
         return ReplayClassification.set(rows, current, request.members(),
-                outside -> visible(viewer, scope, outside, cursor), from, cursor, limit);
+                // The pks a client names in members are its own: never a key of what subscriptions share.
+                outside -> request.members() != null ? visibility.matching(viewer, scope.model(), Filter.NONE, outside)
+                        : visible(viewer, scope, outside, cursor), from, cursor, limit);
     }
 
-    /** Which of {@code pks} the viewer may read now: once per (scope, pks) among the subscriptions registered at {@code cursor}. */
+    /**
+     * Which of {@code pks} the viewer may read now. Under a keyed policy the subjects' keys are read once for every
+     * subscription registered at {@code cursor}, whatever its viewer, and matched in memory; under another policy
+     * the answer is read once per (scope, pks) among them.
+     */
     @SuppressWarnings("unchecked")
     private Set<String> visible(Viewer viewer, Scope scope, Set<String> pks, long cursor) {
+        List<Object> keysKey = List.of("keys", scope.model(), pks);
+        Object keys = shared.get(keysKey, cursor);
+        if (keys == null) {
+            long readAt = System.nanoTime();
+            keys = readSubjectKeys(scope.model(), pks);
+            shared.keep(keysKey, cursor, readAt, keys, pks.size());
+        }
+        if (keys instanceof SubjectKeys subjectKeys) {
+            return subjectKeys.admitted(scope, pks);
+        }
         List<Object> key = List.of("visible", scope, pks);
         Set<String> kept = (Set<String>) shared.get(key, cursor);
         if (kept != null) {
             return kept;
         }
+        long readAt = System.nanoTime();
         Set<String> visible = visibility.matching(viewer, scope.model(), Filter.NONE, pks);
-        shared.keep(key, cursor, visible, pks.size());
+        shared.keep(key, cursor, readAt, visible, pks.size());
         return visible;
+    }
+
+    /** The subjects' keys under a keyed policy, or {@link #NOT_KEYED}: then each viewer is asked with its own query. */
+    private Object readSubjectKeys(String model, Set<String> pks) {
+        try {
+            return visibility.subjectKeys(model, pks).map(Object.class::cast).orElse(NOT_KEYED);
+        } catch (RuntimeException e) {
+            // A key the keyed path cannot compare (the fan-out falls back the same way): one query per viewer instead.
+            FAILURES.log(LOG, "The keys of " + model + " could not be read for many viewers at once", e);
+            return NOT_KEYED;
+        }
     }
 
     /**
@@ -196,9 +226,10 @@ class ReplayPlanner {
         List<Object> key = List.of("members", subscription.scope(), snapshot);
         MembersRead read = (MembersRead) shared.get(key, cursor);
         if (read == null) {
+            long readAt = System.nanoTime();
             Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
             read = new MembersRead(members, snapshot ? feed.transactionSnapshot() : null);
-            shared.keep(key, cursor, read, members.size());
+            shared.keep(key, cursor, readAt, read, members.size());
         }
         if (read.members().size() > max) {
             throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max

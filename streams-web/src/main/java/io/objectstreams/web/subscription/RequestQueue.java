@@ -14,7 +14,8 @@ import java.util.logging.Logger;
  *
  * <p>One request runs at a time per connection, and a connection with more waiting goes to the back of the pool's
  * queue after each, so one busy client cannot hold a start thread while others wait. At most
- * {@code streams.subscriptions.max-pending-requests} wait per connection; {@link #submit} refuses the next.
+ * {@code streams.subscriptions.max-pending-requests} wait per connection, holding at most the frame limit's worth of
+ * the client's text; {@link #submit} waits for room.
  */
 public final class RequestQueue {
 
@@ -22,42 +23,65 @@ public final class RequestQueue {
 
     private final Executor threads;
     private final int maxPending;
-    private final ArrayDeque<Runnable> pending = new ArrayDeque<>();
+    private final long maxPendingChars;
+    private final ArrayDeque<Waiting> pending = new ArrayDeque<>();
+    private long pendingChars;
     private boolean scheduled;
     private boolean closed;
 
-    RequestQueue(Executor threads, int maxPending) {
-        this.threads = threads;
-        this.maxPending = maxPending;
+    private record Waiting(Runnable request, int chars) {
     }
 
     /**
-     * Queues a request to run after this connection's earlier ones. Returns false, running nothing, when
-     * {@code streams.subscriptions.max-pending-requests} are already waiting; a closed connection's requests are
-     * dropped (accepted, never run).
+     * @param maxPending      requests that may wait ({@code streams.subscriptions.max-pending-requests})
+     * @param maxPendingChars characters of requests that may wait besides the first: a client's text is held here
+     *                        only up to this (the frame limit), whatever it pipelines
      */
-    public boolean submit(Runnable request) {
+    RequestQueue(Executor threads, int maxPending, long maxPendingChars) {
+        this.threads = threads;
+        this.maxPending = maxPending;
+        this.maxPendingChars = maxPendingChars;
+    }
+
+    /**
+     * Queues a request of {@code chars} characters (the client's text it holds) to run after this connection's
+     * earlier ones. While {@code streams.subscriptions.max-pending-requests} are waiting, or they hold the frame
+     * limit's worth of text, the caller (the transport's thread reading this connection) waits for room: a client
+     * that sends faster than it is answered is slowed down by TCP, as when requests ran on that thread, and what it
+     * sent never piles up in memory. A closed connection's requests are dropped. Returns false, queueing nothing,
+     * when the caller is interrupted while it waits or the pool refuses work (the application is stopping): the
+     * caller answers the client.
+     */
+    public boolean submit(Runnable request, int chars) {
         synchronized (this) {
+            while (!closed && (pending.size() >= maxPending
+                    || !pending.isEmpty() && pendingChars + chars > maxPendingChars)) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
             if (closed) {
                 return true;
             }
-            if (pending.size() >= maxPending) {
-                return false;
-            }
-            pending.add(request);
+            pending.add(new Waiting(request, chars));
+            pendingChars += chars;
             if (scheduled) {
                 return true;
             }
             scheduled = true;
         }
-        schedule();
-        return true;
+        return schedule();
     }
 
     /** Drops what is waiting; nothing more runs. */
     public synchronized void close() {
         closed = true;
         pending.clear();
+        pendingChars = 0;
+        notifyAll();
     }
 
     /** The requests waiting, for tests and status. */
@@ -65,39 +89,46 @@ public final class RequestQueue {
         return pending.size();
     }
 
-    private void schedule() {
+    private boolean schedule() {
         try {
             threads.execute(this::runOne);
+            return true;
         } catch (RejectedExecutionException stopping) {
             // The application is stopping: its connections are being closed, and with them their requests.
-            close();
             synchronized (this) {
                 scheduled = false;
             }
+            close();
+            return false;
         }
     }
 
     private void runOne() {
-        Runnable next;
+        Waiting next;
         synchronized (this) {
             next = closed ? null : pending.poll();
             if (next == null) {
                 scheduled = false;
                 return;
             }
+            pendingChars -= next.chars();
+            notifyAll();
         }
         try {
-            next.run();
+            next.request().run();
         } catch (RuntimeException e) {
             // Each request answers its own failures; this keeps the connection's later requests running.
             LOG.log(Level.WARNING, "A client request failed unanswered", e);
-        }
-        synchronized (this) {
-            if (closed || pending.isEmpty()) {
-                scheduled = false;
-                return;
+        } finally {
+            // Even after an Error, the connection's later requests are not left waiting for a run that never comes.
+            boolean more;
+            synchronized (this) {
+                more = !closed && !pending.isEmpty();
+                scheduled = more;
+            }
+            if (more) {
+                schedule();
             }
         }
-        schedule();
     }
 }

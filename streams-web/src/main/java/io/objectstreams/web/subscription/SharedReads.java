@@ -12,24 +12,38 @@ import java.util.Map;
  * registration allows. A reconnect storm registers thousands of subscriptions between two batches; those of one
  * viewer (and model and filter) share their members and visibility reads here.
  *
- * <p>Only reads for the newest registration cursor are kept (no subscription registers at an older one again), at
- * most {@link #MAX_READS} of them, and only those that are small: a member set of at most {@link #MAX_PKS} pks.
+ * <p>Only reads for the newest registration cursor are kept (no subscription registers at an older one again), for
+ * at most {@link #MAX_AGE_NANOS}, at most {@link #MAX_READS} of them, and only those that are small: at most
+ * {@link #MAX_PKS} pks. The keys are the server's (scopes, and pks from the outbox), never pks a client named.
  */
 final class SharedReads {
 
     static final int MAX_READS = 4_096;
+    /**
+     * How long a read is shared. Registration makes a read valid for every subscription registered at its cursor as
+     * far as the streamed data goes; a policy may consult more than that (a table that is not streamed, the time),
+     * which changes without a batch, so a read is shared only while it is fresh.
+     */
+    static final long MAX_AGE_NANOS = 1_000_000_000L;
     static final int MAX_PKS = 1_000;
 
-    private final Map<Object, Object> reads = new HashMap<>();
+    private final Map<Object, Kept> reads = new HashMap<>();
     private long cursor = Long.MIN_VALUE;
+
+    private record Kept(Object answer, long readAt) {
+    }
 
     /** What was read for {@code key} by a subscription registered at {@code registeredAt}, or {@code null}. */
     synchronized Object get(Object key, long registeredAt) {
-        return registeredAt == cursor ? reads.get(key) : null;
+        Kept kept = registeredAt == cursor ? reads.get(key) : null;
+        return kept == null || System.nanoTime() - kept.readAt() > MAX_AGE_NANOS ? null : kept.answer();
     }
 
-    /** Keeps {@code answer} (of {@code pks} pks) for the subscriptions registered at {@code registeredAt}. */
-    synchronized void keep(Object key, long registeredAt, Object answer, int pks) {
+    /**
+     * Keeps {@code answer} (of {@code pks} pks), read when {@code readAt} ({@link System#nanoTime}, taken before the
+     * read began), for the subscriptions registered at {@code registeredAt}.
+     */
+    synchronized void keep(Object key, long registeredAt, long readAt, Object answer, int pks) {
         if (pks > MAX_PKS) {
             return;
         }
@@ -37,8 +51,8 @@ final class SharedReads {
             reads.clear();
             cursor = registeredAt;
         }
-        if (registeredAt == cursor && reads.size() < MAX_READS) {
-            reads.put(key, answer);
+        if (registeredAt == cursor && (reads.size() < MAX_READS || reads.containsKey(key))) {
+            reads.put(key, new Kept(answer, readAt));
         }
     }
 }

@@ -107,6 +107,24 @@ final class ScopeQueries {
         if (holders.isEmpty()) {
             return;
         }
+        Map<String, List<List<String>>> keysOf = subjectKeys(em, policy, filter, union);
+        holders.forEach((scope, keys) -> {
+            Set<String> visible = decided.get(scope);
+            for (String pk : pksByScope.get(scope)) {
+                List<List<String>> rows = keysOf.get(pk);
+                if (rows != null && rows.stream().anyMatch(keys::admits)) {
+                    visible.add(pk);
+                }
+            }
+        });
+    }
+
+    /**
+     * The keys of each of {@code pks} that exists and matches {@code filter}, in one query: a subject with a key
+     * expression through a collection has several rows of keys, and is visible through any of them.
+     */
+    static <E> Map<String, List<List<String>>> subjectKeys(EntityManager em, KeyedVisibilityPolicy<E> policy,
+                                                           Filter filter, Collection<String> pks) {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
@@ -122,12 +140,11 @@ final class ScopeQueries {
         List<Selection<?>> columns = new ArrayList<>();
         columns.add(id);
         columns.addAll(by);
-        List<Object> ids = ids(em, policy, union);
+        List<Object> ids = ids(em, policy, pks);
         if (ids.isEmpty()) {
-            return;
+            return Map.of();
         }
         query.multiselect(columns).where(id.in(ids), filter.toPredicate(cb, root));
-        // A key expression through a collection gives a subject several rows: it is visible through any of them.
         Map<String, List<List<String>>> keysOf = new HashMap<>();
         for (Tuple row : em.createQuery(query).getResultList()) {
             List<String> rowKeys = new ArrayList<>(by.size());
@@ -136,15 +153,7 @@ final class ScopeQueries {
             }
             keysOf.computeIfAbsent(String.valueOf(row.get(0)), k -> new ArrayList<>(1)).add(rowKeys);
         }
-        holders.forEach((scope, keys) -> {
-            Set<String> visible = decided.get(scope);
-            for (String pk : pksByScope.get(scope)) {
-                List<List<String>> rows = keysOf.get(pk);
-                if (rows != null && rows.stream().anyMatch(keys::admits)) {
-                    visible.add(pk);
-                }
-            }
-        });
+        return keysOf;
     }
 
     private static <E> void multiplexedMatches(EntityManager em, VisibilityPolicy<E> policy, Filter filter,

@@ -1,5 +1,6 @@
 package io.objectstreams.web.visibility;
 
+import io.objectstreams.KeyedVisibilityPolicy;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.StreamsFeed;
@@ -96,6 +97,19 @@ public class Visibility {
     /** As {@link #matching(Viewer, String, Filter, Collection)}, under {@code policy}: one query for one viewer. */
     public Set<String> matching(VisibilityPolicy<?> policy, Viewer viewer, Filter filter, Collection<String> pks) {
         return pks.isEmpty() ? Set.of() : query(policy, viewer, filter, pks, Integer.MAX_VALUE);
+    }
+
+    /** Under a keyed policy, the keys of those of {@code pks} that exist, in one query for any number of viewers. */
+    public Optional<SubjectKeys> subjectKeys(String model, Collection<String> pks) {
+        if (!(policy(model).orElse(null) instanceof KeyedVisibilityPolicy<?> keyed)) {
+            return Optional.empty();
+        }
+        EntityManager em = factory(keyed).createEntityManager();
+        try {
+            return Optional.of(new SubjectKeys(keyed, ScopeQueries.subjectKeys(em, keyed, Filter.NONE, pks)));
+        } finally {
+            em.close();
+        }
     }
 
     /**

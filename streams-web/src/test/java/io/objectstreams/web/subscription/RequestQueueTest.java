@@ -32,7 +32,7 @@ class RequestQueueTest {
     void oneConnectionsRequestsRunInOrderAndOneAtATimeOnAPool() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
-            RequestQueue queue = new RequestQueue(pool, 10_000);
+            RequestQueue queue = new RequestQueue(pool, 10_000, 1_000_000);
             List<Integer> ran = new ArrayList<>();
             int[] running = {0};
             int[] mostAtOnce = {0};
@@ -46,7 +46,7 @@ class RequestQueueTest {
                         ran.add(n);
                         running[0]--;
                     }
-                })).isTrue();
+                }, 1)).isTrue();
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (queue.size() > 0 || size(ran) < 2_000) {
@@ -69,13 +69,13 @@ class RequestQueueTest {
     @Test
     void aBusyConnectionGoesToTheBackOfThePoolAfterEachRequest() {
         Stepper pool = new Stepper();
-        RequestQueue busy = new RequestQueue(pool, 100);
-        RequestQueue quiet = new RequestQueue(pool, 100);
+        RequestQueue busy = new RequestQueue(pool, 100, 1_000_000);
+        RequestQueue quiet = new RequestQueue(pool, 100, 1_000_000);
         List<String> ran = new ArrayList<>();
-        busy.submit(() -> ran.add("busy 1"));
-        busy.submit(() -> ran.add("busy 2"));
-        busy.submit(() -> ran.add("busy 3"));
-        quiet.submit(() -> ran.add("quiet 1"));
+        busy.submit(() -> ran.add("busy 1"), 1);
+        busy.submit(() -> ran.add("busy 2"), 1);
+        busy.submit(() -> ran.add("busy 3"), 1);
+        quiet.submit(() -> ran.add("quiet 1"), 1);
 
         pool.runAll();
 
@@ -83,31 +83,113 @@ class RequestQueueTest {
     }
 
     @Test
-    void moreWaitingThanAllowedIsRefusedAndTheRestStillRun() {
+    void moreWaitingThanAllowedWaitsForRoomAndNothingIsDropped() throws Exception {
         Stepper pool = new Stepper();
-        RequestQueue queue = new RequestQueue(pool, 2);
+        RequestQueue queue = new RequestQueue(pool, 2, 1_000_000);
+        List<Integer> ran = java.util.Collections.synchronizedList(new ArrayList<>());
+        assertThat(queue.submit(() -> ran.add(1), 1)).isTrue();
+        assertThat(queue.submit(() -> ran.add(2), 1)).isTrue();
+        Thread reader = new Thread(() -> queue.submit(() -> ran.add(3), 1));
+        reader.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (reader.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime()).as("the third submit waits").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+        assertThat(queue.size()).isEqualTo(2);
+
+        synchronized (pool) {
+            pool.tasks.poll().run(); // runs request 1 and makes room
+        }
+        reader.join(10_000);
+        assertThat(reader.isAlive()).isFalse();
+        pool.runAll();
+
+        assertThat(ran).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void aClientsTextWaitsOnlyUpToTheFrameLimit() throws Exception {
+        Stepper pool = new Stepper();
+        RequestQueue queue = new RequestQueue(pool, 100, 1_000);
+        assertThat(queue.submit(() -> { }, 900)).isTrue();
+        assertThat(queue.submit(() -> { }, 100)).isTrue();
+        Thread reader = new Thread(() -> queue.submit(() -> { }, 1));
+        reader.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (reader.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime()).as("the third submit waits: 1,001 characters would wait").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+        synchronized (pool) {
+            pool.tasks.poll().run();
+        }
+        reader.join(10_000);
+        assertThat(reader.isAlive()).isFalse();
+        assertThat(queue.size()).isEqualTo(2);
+    }
+
+    @Test
+    void aRequestLargerThanTheLimitStillRunsAlone() {
+        Stepper pool = new Stepper();
+        RequestQueue queue = new RequestQueue(pool, 100, 10);
         List<Integer> ran = new ArrayList<>();
-        assertThat(queue.submit(() -> ran.add(1))).isTrue();
-        assertThat(queue.submit(() -> ran.add(2))).isTrue();
-        assertThat(queue.submit(() -> ran.add(3))).isFalse();
-
+        assertThat(queue.submit(() -> ran.add(1), 50)).isTrue();
         pool.runAll();
+        assertThat(ran).containsExactly(1);
+    }
 
-        assertThat(ran).containsExactly(1, 2);
-        assertThat(queue.submit(() -> ran.add(4))).isTrue();
+    @Test
+    void aPoolThatRefusesWorkIsReportedToTheCaller() {
+        RequestQueue queue = new RequestQueue(task -> {
+            throw new java.util.concurrent.RejectedExecutionException("stopping");
+        }, 10, 1_000);
+        assertThat(queue.submit(() -> { }, 1)).isFalse();
+    }
+
+    @Test
+    void anErrorInARequestLeavesTheLaterOnesRunning() {
+        Stepper pool = new Stepper();
+        RequestQueue queue = new RequestQueue(pool, 10, 1_000);
+        List<Integer> ran = new ArrayList<>();
+        queue.submit(() -> {
+            throw new StackOverflowError("deep");
+        }, 1);
+        queue.submit(() -> ran.add(2), 1);
+        try {
+            pool.tasks.poll().run();
+        } catch (StackOverflowError expected) {
+            // the pool's thread would die of it; the queue has scheduled the rest first
+        }
         pool.runAll();
-        assertThat(ran).containsExactly(1, 2, 4);
+        assertThat(ran).containsExactly(2);
+    }
+
+    @Test
+    void closingReleasesAReaderWaitingForRoom() throws Exception {
+        RequestQueue queue = new RequestQueue(new Stepper(), 1, 1_000);
+        queue.submit(() -> { }, 1);
+        Thread reader = new Thread(() -> queue.submit(() -> { }, 1));
+        reader.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (reader.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime()).as("the second submit waits").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+        queue.close();
+        reader.join(10_000);
+        assertThat(reader.isAlive()).isFalse();
     }
 
     @Test
     void aClosedConnectionsWaitingRequestsNeverRun() {
         Stepper pool = new Stepper();
-        RequestQueue queue = new RequestQueue(pool, 10);
+        RequestQueue queue = new RequestQueue(pool, 10, 1_000_000);
         List<Integer> ran = new ArrayList<>();
-        queue.submit(() -> ran.add(1));
-        queue.submit(() -> ran.add(2));
+        queue.submit(() -> ran.add(1), 1);
+        queue.submit(() -> ran.add(2), 1);
         queue.close();
-        assertThat(queue.submit(() -> ran.add(3))).isTrue();
+        assertThat(queue.submit(() -> ran.add(3), 1)).isTrue();
 
         pool.runAll();
 
@@ -118,12 +200,12 @@ class RequestQueueTest {
     @Test
     void aRequestThatThrowsLeavesTheLaterOnesRunning() {
         Stepper pool = new Stepper();
-        RequestQueue queue = new RequestQueue(pool, 10);
+        RequestQueue queue = new RequestQueue(pool, 10, 1_000_000);
         List<Integer> ran = new ArrayList<>();
         queue.submit(() -> {
             throw new IllegalStateException("a bug of this request only");
-        });
-        queue.submit(() -> ran.add(2));
+        }, 1);
+        queue.submit(() -> ran.add(2), 1);
 
         pool.runAll();
 
