@@ -69,6 +69,13 @@ public final class FanOutLoadBenchmark {
     private static final List<String> SUBSCRIPTIONS = List.of(System.getProperty("bench.subscription", "model").split(","));
     private static final String STATUS_SUBSCRIBE = "{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":"
             + "\"store.CustomerOrder\",\"filter\":{\"status\":\"open\"}}";
+    /**
+     * The (viewers, subscription) pairs to run, as {@code viewers/subscription} ({@code -Dbench.modes}, a list, e.g.
+     * {@code three/model,distinct/model,distinct/status}); by default every pair of the two lists above.
+     */
+    private static final List<String> MODES = System.getProperty("bench.modes") != null
+            ? List.of(System.getProperty("bench.modes").split(","))
+            : VIEWERS.stream().flatMap(v -> SUBSCRIPTIONS.stream().map(s -> v + "/" + s)).toList();
     /** The mode of the run in progress (one at a time): see {@link #VIEWERS} and {@link #SUBSCRIPTIONS}. */
     private static boolean DISTINCT;
     private static String SUBSCRIBE = LoadClients.MODEL_SUBSCRIBE;
@@ -88,14 +95,12 @@ public final class FanOutLoadBenchmark {
         Map<String, double[]> idle = new LinkedHashMap<>();
         try {
             for (String server : SERVERS) {
-                for (String viewers : VIEWERS) {
-                    for (String subscription : SUBSCRIPTIONS) {
-                        DISTINCT = viewers.equals("distinct");
-                        WRITER = DISTINCT ? "u1" : "alice";
-                        SUBSCRIBE = subscription.equals("status") ? STATUS_SUBSCRIBE : LoadClients.MODEL_SUBSCRIBE;
-                        for (int connections : CONNECTIONS) {
-                            results.add(run(server, connections));
-                        }
+                for (String mode : MODES) {
+                    DISTINCT = mode.startsWith("distinct/");
+                    WRITER = DISTINCT ? "u1" : "alice";
+                    SUBSCRIBE = mode.endsWith("/status") ? STATUS_SUBSCRIBE : LoadClients.MODEL_SUBSCRIBE;
+                    for (int connections : CONNECTIONS) {
+                        results.add(run(server, connections));
                     }
                 }
                 if (IDLE_CONNECTIONS > 0) {
@@ -113,7 +118,7 @@ public final class FanOutLoadBenchmark {
             idle.forEach((server, f) -> System.out.printf("| %s | %d | %.0f | %.0f | %.1f |%n", server, IDLE_CONNECTIONS,
                     f[0] / 1048576, f[1] / 1048576, (f[1] - f[0]) / 1024 / IDLE_CONNECTIONS));
         }
-        if (VIEWERS.equals(List.of("three")) && SUBSCRIPTIONS.equals(List.of("model"))) {
+        if (MODES.equals(List.of("three/model"))) {
             LoadPlots.write(OUTPUT, results);
         } else {
             LoadPlots.writeViewers(OUTPUT, results);

@@ -109,8 +109,10 @@ public class SseServlet extends HttpServlet {
     }
 
     /**
-     * A stream whose subscription waits for a start thread. Should the client leave (or the container end the
-     * request) meanwhile, its session and connection slot are released at once, and the subscription is not started.
+     * The request's listener, registered when it starts asynchronously (the servlet specification allows no later
+     * registration, and Payara enforces it). While the subscription waits for a start thread, should the client leave
+     * (or the container end the request), the session and its connection slot are released at once and the
+     * subscription is not started; once the stream opens, every event goes to its subscriber.
      */
     private final class Waiting implements AsyncListener {
         final SseSubscriber subscriber;
@@ -127,29 +129,40 @@ public class SseServlet extends HttpServlet {
             return opening;
         }
 
-        private void ended() {
+        /** Whether the stream opened (its subscriber takes the event); otherwise releases the waiting session. */
+        private boolean opened() {
             synchronized (this) {
-                if (opening || gone) {
-                    return;
+                if (opening) {
+                    return true;
+                }
+                if (gone) {
+                    return false;
                 }
                 gone = true;
             }
             engine.close(subscriber, "left_before_start");
+            return false;
         }
 
         @Override
         public void onComplete(AsyncEvent event) {
-            ended();
+            if (opened()) {
+                subscriber.onComplete(event);
+            }
         }
 
         @Override
         public void onTimeout(AsyncEvent event) {
-            ended();
+            if (opened()) {
+                subscriber.onTimeout(event);
+            }
         }
 
         @Override
         public void onError(AsyncEvent event) {
-            ended();
+            if (opened()) {
+                subscriber.onError(event);
+            }
         }
 
         @Override

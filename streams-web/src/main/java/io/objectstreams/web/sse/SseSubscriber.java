@@ -78,9 +78,7 @@ final class SseSubscriber implements Subscriber, AsyncListener {
         ServletOutputStream out;
         synchronized (this) {
             released = onRelease;
-            async = context;
-            async.setTimeout(0);
-            async.addListener(this);
+            async = context; // with no timeout, and this subscriber's listener registered (SseServlet)
             out = async.getResponse().getOutputStream();
             long now = System.nanoTime();
             pingEvery = heartbeatEvery.toNanos();

@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
 /**
  * One client connection on any transport: its viewer, its subscriptions and its outbound queue.
  *
- * <p>Requests arrive on the transport's thread for this connection; batches arrive on the delivery thread.
+ * <p>Requests arrive on a start thread, one at a time per connection ({@link RequestQueue}); batches on the delivery thread.
  * Subscription state is guarded by this object's lock, which is never held during a database query or a send,
  * so a slow subscribe or a slow client never holds up delivery to other connections. A subscription that is
  * still starting (its snapshot and replay are being read) buffers the live events it is handed and applies them,
