@@ -92,15 +92,28 @@ final class BatchFanOut {
     private void fanOut(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
         Relevant relevant = relevant(batch.events());
         List<StreamEvent> events = relevant.events();
-        List<Pending> pending = new ArrayList<>();
-        // One set of subjects per distinct scope: the scope's hash is computed once, so grouping costs a lookup per
-        // delivery, where a set per subscription (merged afterwards) cost an allocation per delivery.
+        // The subjects each scope must be decided for. A set, or model, subscription is concerned by every event of
+        // its model, so all its scopes share one set per model; only a scope of object subscriptions alone gets its
+        // own. Nothing here grows with events times subscriptions: with 10,000 viewers and batches of 1,000 events,
+        // a list of (subscription, event) pairs ran the demo's heap out.
+        Map<String, Set<String>> modelPks = new HashMap<>();
+        for (StreamEvent event : events) {
+            modelPks.computeIfAbsent(event.model(), m -> new HashSet<>()).add(event.pk());
+        }
         Map<Scope, Set<String>> toCheck = new HashMap<>();
+        Map<StreamSession, List<Subscription>> concerned = new LinkedHashMap<>();
         for (StreamSession session : sessions) {
-            for (StreamEvent event : events) {
-                for (Subscription subscription : session.concerned(event)) {
-                    pending.add(new Pending(session, subscription, event));
-                    toCheck.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(event.pk());
+            List<Subscription> subscriptions = session.subscriptions();
+            for (Subscription subscription : subscriptions) {
+                Set<String> pks = modelPks.get(subscription.model());
+                if (pks == null) {
+                    continue;
+                }
+                concerned.put(session, subscriptions);
+                if (subscription.request().pk() == null) {
+                    toCheck.put(subscription.scope(), pks);
+                } else if (pks.contains(subscription.request().pk()) && toCheck.get(subscription.scope()) != pks) {
+                    toCheck.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(subscription.request().pk());
                 }
             }
         }
@@ -112,17 +125,25 @@ final class BatchFanOut {
         });
         EventPayloads payloads = new EventPayloads();
         Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
-        for (Pending delivery : pending) {
-            Set<String> matches = matching.get(delivery.subscription().scope());
-            if (matches == null) {
-                // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
-                undecided.computeIfAbsent(delivery.session(), k -> new LinkedHashSet<>()).add(delivery.subscription());
-            } else {
-                delivery.session().deliver(delivery.subscription(), delivery.event(),
-                        matches.contains(delivery.event().pk()) || leaks(delivery),
-                        relevant.supersededBy(delivery.event()), payloads);
+        // Each session's subscriptions as they were when the subjects were gathered (none joins during a fan-out; one
+        // that ended since is ignored by its session), event by event in cursor order.
+        concerned.forEach((session, subscriptions) -> {
+            for (StreamEvent event : events) {
+                for (Subscription subscription : subscriptions) {
+                    if (!subscription.concerns(event)) {
+                        continue;
+                    }
+                    Set<String> matches = matching.get(subscription.scope());
+                    if (matches == null) {
+                        // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
+                        undecided.computeIfAbsent(session, k -> new LinkedHashSet<>()).add(subscription);
+                    } else {
+                        session.deliver(subscription, event, matches.contains(event.pk())
+                                || leaks(subscription, event), relevant.supersededBy(event), payloads);
+                    }
+                }
             }
-        }
+        });
         resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
     }
 
@@ -168,12 +189,12 @@ final class BatchFanOut {
     }
 
     /** A test's deliberate defect ({@link DeliveryFaults}): an unreadable object's event for a model subscription. */
-    private static boolean leaks(Pending delivery) {
+    private static boolean leaks(Subscription subscription, StreamEvent event) {
         return DeliveryFaults.armed(DeliveryFaults.Fault.LEAK_EVENT)
-                && delivery.subscription().request().kind() == SubscriptionKind.MODEL
-                && delivery.event().op() != EventOperation.DELETED
-                && !delivery.subscription().isMember(delivery.event().pk())
-                && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT, delivery.subscription().id());
+                && subscription.request().kind() == SubscriptionKind.MODEL
+                && event.op() != EventOperation.DELETED
+                && !subscription.isMember(event.pk())
+                && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT, subscription.id());
     }
 
     /**
@@ -265,8 +286,5 @@ final class BatchFanOut {
         LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", failure);
         ended.accept(session);
         session.subscriber().close("The server could not deliver cursors up to " + cursor, false);
-    }
-
-    private record Pending(StreamSession session, Subscription subscription, StreamEvent event) {
     }
 }
