@@ -187,12 +187,12 @@ public class SseServlet extends HttpServlet {
             try {
                 session.subscribe(parsed.request());
             } catch (ProtocolError refusal) {
-                refuseAndComplete(async, response, refusal);
+                refuse(response, refusal); // the request ends below
                 return;
             } catch (RuntimeException e) {
                 FAILURES.log(LOG, "An SSE subscription to " + parsed.request().model() + " failed", e);
-                refuseAndComplete(async, response, new ProtocolError(ErrorCode.UNAVAILABLE, "The subscription could"
-                        + " not be started (" + e.getClass().getSimpleName() + "); it is logged"));
+                refuse(response, new ProtocolError(ErrorCode.UNAVAILABLE, "The subscription could not be started ("
+                        + e.getClass().getSimpleName() + "); it is logged"));
                 return;
             }
             response.setStatus(HttpServletResponse.SC_OK);

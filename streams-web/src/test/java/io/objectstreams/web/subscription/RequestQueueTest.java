@@ -60,6 +60,15 @@ class RequestQueueTest {
         }
     }
 
+    /** Waits (at most 10 s) until {@code reader} waits for room in a queue. */
+    private static void awaitWaiting(Thread reader, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (reader.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
     private static int size(List<Integer> ran) {
         synchronized (ran) {
             return ran.size();
@@ -91,11 +100,7 @@ class RequestQueueTest {
         assertThat(queue.submit(() -> ran.add(2), 1)).isTrue();
         Thread reader = new Thread(() -> queue.submit(() -> ran.add(3), 1));
         reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (reader.getState() != Thread.State.WAITING) {
-            assertThat(System.nanoTime()).as("the third submit waits").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        awaitWaiting(reader, "the third submit waits");
         assertThat(queue.size()).isEqualTo(2);
 
         synchronized (pool) {
@@ -116,11 +121,7 @@ class RequestQueueTest {
         assertThat(queue.submit(() -> { }, 100)).isTrue();
         Thread reader = new Thread(() -> queue.submit(() -> { }, 1));
         reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (reader.getState() != Thread.State.WAITING) {
-            assertThat(System.nanoTime()).as("the third submit waits: 1,001 characters would wait").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        awaitWaiting(reader, "the third submit waits: 1,001 characters would wait");
         synchronized (pool) {
             pool.tasks.poll().run();
         }
@@ -171,11 +172,7 @@ class RequestQueueTest {
         queue.submit(() -> { }, 1);
         Thread reader = new Thread(() -> queue.submit(() -> { }, 1));
         reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (reader.getState() != Thread.State.WAITING) {
-            assertThat(System.nanoTime()).as("the second submit waits").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        awaitWaiting(reader, "the second submit waits");
         queue.close();
         reader.join(10_000);
         assertThat(reader.isAlive()).isFalse();
