@@ -12,7 +12,8 @@ import java.util.logging.Logger;
  * once and fires once, at the next message it applies to. Off unless the JVM was started with the switch: the system
  * property {@value #PROPERTY} or the environment variable {@value #ENVIRONMENT} set to {@code enabled}. Without it,
  * {@link #arm} refuses and nothing here ever fires, and the checks on the delivery path test a constant the JIT
- * folds away; with it, the server logs a SEVERE line at the first use.
+ * folds away; with it, the server logs a SEVERE line when the class is loaded, which {@link #announce()} makes
+ * happen at deployment rather than at the first delivery (where it would land in a test's log watch).
  */
 public final class DeliveryFaults {
 
@@ -50,6 +51,14 @@ public final class DeliveryFaults {
     }
 
     private DeliveryFaults() {
+    }
+
+    /**
+     * Loads this class, so that the SEVERE line of a JVM with faults permitted is logged now: called at deployment.
+     * Returns whether faults are permitted.
+     */
+    public static boolean announce() {
+        return PERMITTED;
     }
 
     private static boolean permitted() {
