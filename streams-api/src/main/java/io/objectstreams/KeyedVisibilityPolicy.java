@@ -4,7 +4,6 @@ import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.Expression;
 import jakarta.persistence.criteria.Predicate;
 import jakarta.persistence.criteria.Root;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,8 +13,10 @@ import java.util.List;
  * then decides visibility for every viewer of a batch with one query per (model, filter), reading each subject's
  * keys, and matches the viewers in memory: the cost of a batch no longer grows with the number of viewers.
  *
- * <p>{@link #visibleTo} is derived from the two and need not be written; the engine uses it where it asks about one
- * viewer (a subscribe's membership read). Both must give the same answer, which the derivation guarantees.
+ * <p>{@link #visibleTo} is derived from the two and need not be written. Where the engine asks about one
+ * subscription (a subscribe's membership read), it states the keys the subscription started with as the same
+ * predicate ({@link VisibilityKeys#toPredicate}), so a viewer's keys are asked once per subscription wherever
+ * visibility is decided.
  *
  * <p>{@link #keysOf} is asked once per subscription, when it starts, like the roles of a connection: a change of a
  * viewer's keys (a new tenant) takes effect on their next subscribe. As a session bean, implement this interface
@@ -38,20 +39,6 @@ public interface KeyedVisibilityPolicy<E> extends VisibilityPolicy<E> {
     /** The predicate the keys state: some key expression's value is one the viewer holds. */
     @Override
     default Predicate visibleTo(Viewer viewer, CriteriaBuilder cb, Root<E> root) {
-        VisibilityKeys keys = keysOf(viewer);
-        if (keys.isAll()) {
-            return cb.conjunction();
-        }
-        List<Expression<?>> by = visibleBy(cb, root);
-        List<Predicate> any = new ArrayList<>();
-        for (int i = 0; i < by.size(); i++) {
-            // The keys compare by their text in memory; here each is read back as the expression's type. A key that
-            // cannot be a value of that type (text for a numeric column) names no row, in SQL as in memory.
-            List<Object> values = KeyText.parse(keys.values(i), by.get(i).getJavaType());
-            if (!values.isEmpty()) {
-                any.add(by.get(i).in(values));
-            }
-        }
-        return any.isEmpty() ? cb.disjunction() : cb.or(any.toArray(Predicate[]::new));
+        return keysOf(viewer).toPredicate(visibleBy(cb, root), cb);
     }
 }

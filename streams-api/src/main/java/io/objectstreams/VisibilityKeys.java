@@ -1,5 +1,8 @@
 package io.objectstreams;
 
+import jakarta.persistence.criteria.CriteriaBuilder;
+import jakarta.persistence.criteria.Expression;
+import jakarta.persistence.criteria.Predicate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -100,6 +103,26 @@ public final class VisibilityKeys {
             }
         }
         return false;
+    }
+
+    /**
+     * The predicate these keys state over a policy's key expressions {@code by} ({@link KeyedVisibilityPolicy#visibleBy}):
+     * some expression's value is one of its keys. The keys compare by their text in memory; here each is read back as
+     * its expression's type, and a key that cannot be a value of that type (text for a numeric column) names no row,
+     * in SQL as in memory.
+     */
+    public Predicate toPredicate(List<Expression<?>> by, CriteriaBuilder cb) {
+        if (all) {
+            return cb.conjunction();
+        }
+        List<Predicate> any = new ArrayList<>();
+        for (int i = 0; i < by.size(); i++) {
+            List<Object> values = KeyText.parse(values(i), by.get(i).getJavaType());
+            if (!values.isEmpty()) {
+                any.add(by.get(i).in(values));
+            }
+        }
+        return any.isEmpty() ? cb.disjunction() : cb.or(any.toArray(Predicate[]::new));
     }
 
     @Override

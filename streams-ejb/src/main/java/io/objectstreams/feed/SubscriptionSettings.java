@@ -5,7 +5,8 @@ import io.objectstreams.internal.config.Setting;
 
 /** What one subscription may hold and replay, on every transport; each constant's doc says what it does. */
 public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxScopes, int maxTotalMemberPks,
-                                   int viewersPerQuery, int startThreads, int maxPendingRequests) {
+                                   int viewersPerQuery, int startThreads, int maxPendingRequests,
+                                   int sharedMemberRows) {
 
     public static final Setting<Integer> MAX_MEMBER_PKS = Setting.integer("streams.subscriptions.max-member-pks",
             10_000, 1, 10_000_000,
@@ -40,10 +41,16 @@ public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxSco
             "Requests of one connection waiting for a start thread; past it the connection is read no further until"
                     + " one has run, so a client sending faster than it is answered is slowed down by TCP.");
 
+    public static final Setting<Integer> SHARED_MEMBER_ROWS = Setting.integer(
+            "streams.subscriptions.shared-member-rows", 100_000, 0, 10_000_000,
+            "Under a keyed policy, when distinct viewers subscribe to one (model, filter) between two batches (a"
+                    + " reconnect storm), their members come from one read of every matching row's keys if there are"
+                    + " at most this many rows (about 150 bytes of heap each, for at most a second); 0: each alone.");
+
     static SubscriptionSettings from(ConfigValues values) {
         int maxMemberPks = values.get(MAX_MEMBER_PKS);
         return new SubscriptionSettings(maxMemberPks, values.get(REPLAY_LIMIT), values.get(MAX_SCOPES),
                 values.get(MAX_TOTAL_MEMBER_PKS.atLeast(maxMemberPks)), values.get(VIEWERS_PER_QUERY),
-                values.get(START_THREADS), values.get(MAX_PENDING_REQUESTS));
+                values.get(START_THREADS), values.get(MAX_PENDING_REQUESTS), values.get(SHARED_MEMBER_ROWS));
     }
 }

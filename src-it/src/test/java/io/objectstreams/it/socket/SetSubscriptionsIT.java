@@ -184,6 +184,25 @@ class SetSubscriptionsIT {
         }
     }
 
+    /**
+     * Under a keyed policy a viewer's keys are asked once per subscription, when it starts, and everything after is
+     * decided with them: its members too, or a viewer whose keys change while it subscribes would start with members
+     * that its batches then contradict (KeyedVisibilityPolicy).
+     */
+    @Test
+    void aKeyedPolicyIsAskedTheViewersKeysOncePerSubscription() throws Exception {
+        TestDatabase.execute("INSERT INTO it_doc (id, owner) VALUES (9001, 'bob'), (9002, 'alice')"
+                + " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner");
+        StoreClient carol = StoreClient.as("carol", base);
+        assertThat(carol.post("api/it/doc-keys/reset", null).status()).isEqualTo(200);
+        try (StreamClient bob = StreamClient.connect(base, "bob")) {
+            JsonObject subscribed = bob.send(model("ItDoc", "docs")).next();
+            assertThat(subscribed.getString("type")).as(subscribed.toString()).isEqualTo("subscribed");
+        }
+        assertThat(carol.get("api/it/doc-keys?viewer=bob").object().getInt("asked"))
+                .as("keysOf asked for bob's one subscription").isEqualTo(1);
+    }
+
     @Test
     void aSubscriptionMatchingTooManyObjectsIsRefused() throws Exception {
         TestDatabase.execute("INSERT INTO it_note (text) SELECT 'too-large' FROM generate_series(1, 10001)");

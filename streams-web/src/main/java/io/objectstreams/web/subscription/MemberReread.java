@@ -79,7 +79,7 @@ final class MemberReread {
         Map<Scope, Set<String>> read = new HashMap<>();
         for (Scope scope : scopes) {
             try {
-                read.put(scope, visibility.members(scope.viewer(), scope.model(), scope.filter(), maxMemberPks));
+                read.put(scope, visibility.members(scope, maxMemberPks));
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Could not read again the members of a " + scope.model() + " subscription;"
                         + " it is read again at the next batch", e);

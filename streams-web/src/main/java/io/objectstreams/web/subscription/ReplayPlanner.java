@@ -7,7 +7,6 @@ import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.SubscriptionSettings;
-import io.objectstreams.feed.TransactionSnapshot;
 import io.objectstreams.protocol.ResyncReason;
 import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.filter.Filter;
@@ -37,17 +36,15 @@ class ReplayPlanner {
     private final SubscriptionLimits limits;
     private final ReplayReads replays;
     private final SharedReads shared = new SharedReads();
+    private final MemberReads members;
     private static final Object NOT_KEYED = new Object();
-
-    /** A subscription's members, and when it needs one, the snapshot of transactions taken right after reading them. */
-    private record MembersRead(Set<String> members, TransactionSnapshot readAt) {
-    }
 
     ReplayPlanner(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits) {
         this.visibility = visibility;
         this.feed = feed;
         this.limits = limits;
         this.replays = new ReplayReads(feed);
+        this.members = new MemberReads(visibility, feed, limits, shared);
     }
 
     /**
@@ -90,29 +87,31 @@ class ReplayPlanner {
      * What a subscription registered at {@code cursor} starts with: the members of a filter or model subscription
      * (at most {@code streams.subscriptions.max-member-pks}), and for a client cursor its replay or resync reason.
      */
-    SubscriptionStart start(Viewer viewer, Subscription subscription, long cursor) throws ProtocolError {
+    SubscriptionStart start(Subscription subscription, long cursor) throws ProtocolError {
         SubscribeRequest request = subscription.request();
         try {
             // Each read below takes and returns its own pooled connection: holding one while the membership query
             // waits for another would let concurrent subscribes exhaust the pool and wait on each other.
-            CursorState state = feed.cursorState();
             Long from = request.cursor();
-            if (from != null) {
+            // The outbox's state matters only to a client cursor. A set's cursor older than the registration cursor is
+            // not ahead, and its replay reads the state after reading the rows, which covers a prune before too.
+            CursorState state = from == null || !request.isObject() && from < cursor ? null : feed.cursorState();
+            if (state != null) {
                 ReplayClassification.checkNotAhead(from, state);
             }
-            MembersRead read = request.isObject() ? new MembersRead(visibleObject(viewer, request), null)
-                    : members(viewer, subscription, cursor, request.resumesWithoutMembers());
+            MemberReads.Read read = request.isObject() ? new MemberReads.Read(visibleObject(subscription), null)
+                    : members.read(subscription, cursor, request.resumesWithoutMembers());
             Set<String> members = read.members();
             if (from == null) {
                 return SubscriptionStart.live(members, cursor);
             }
-            if (ReplayClassification.pruned(from, state)) {
+            if (state != null && ReplayClassification.pruned(from, state)) {
                 return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_PRUNED);
             }
             if (request.isObject()) {
                 return replayObject(request, members, from, cursor);
             }
-            SubscriptionStart start = replaySet(viewer, subscription.scope(), request, members, from, cursor);
+            SubscriptionStart start = replaySet(subscription.scope(), request, members, from, cursor);
             if (request.resumesWithoutMembers() && start.resyncReason() == null) {
                 // Read after the members, and so after the replay's events, which are older than the registration
                 // the members were read after: see Subscription#unaccounted.
@@ -142,8 +141,8 @@ class ReplayPlanner {
         return ReplayClassification.object(members, missed, from, cursor, limit);
     }
 
-    private SubscriptionStart replaySet(Viewer viewer, Scope scope, SubscribeRequest request, Set<String> current,
-                                        long from, long cursor) throws SQLException, ProtocolError {
+    private SubscriptionStart replaySet(Scope scope, SubscribeRequest request, Set<String> current, long from,
+                                        long cursor) throws SQLException, ProtocolError {
         if (request.members() != null && request.members().size() > limits.maxMemberPks()) {
             throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "members names " + request.members().size()
                     + " pks; at most " + limits.maxMemberPks() + " (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ")");
@@ -152,7 +151,8 @@ class ReplayPlanner {
         List<StreamEvent> rows = List.of();
         if (from < cursor) {
             if (ReplayClassification.spanTooLong(from, cursor, limit)) {
-                return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+                return SubscriptionStart.resync(current, cursor, ReplayClassification.pruned(from, feed.cursorState())
+                        ? ResyncReason.CURSOR_PRUNED : ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             }
             rows = replays.modelBetween(request.model(), from, cursor, (int) (cursor - from));
             if (ReplayClassification.pruned(from, feed.cursorState())) {
@@ -161,8 +161,8 @@ class ReplayPlanner {
         }
         return ReplayClassification.set(rows, current, request.members(),
                 // The pks a client names in members are its own: never a key of what subscriptions share.
-                outside -> request.members() != null ? visibility.matching(viewer, scope.model(), Filter.NONE, outside)
-                        : visible(viewer, scope, outside, cursor), from, cursor, limit);
+                outside -> request.members() != null ? visibility.visible(scope, outside)
+                        : visible(scope, outside, cursor), from, cursor, limit);
     }
 
     /**
@@ -171,7 +171,7 @@ class ReplayPlanner {
      * the answer is read once per (scope, pks) among them.
      */
     @SuppressWarnings("unchecked")
-    private Set<String> visible(Viewer viewer, Scope scope, Set<String> pks, long cursor) {
+    private Set<String> visible(Scope scope, Set<String> pks, long cursor) {
         List<Object> keysKey = List.of("keys", scope.model(), pks);
         Object keys = shared.get(keysKey, cursor);
         if (keys == null) {
@@ -188,7 +188,7 @@ class ReplayPlanner {
             return kept;
         }
         long readAt = System.nanoTime();
-        Set<String> visible = visibility.matching(viewer, scope.model(), Filter.NONE, pks);
+        Set<String> visible = visibility.visible(scope, pks);
         shared.keep(key, cursor, readAt, visible, pks.size());
         return visible;
     }
@@ -208,33 +208,12 @@ class ReplayPlanner {
      * The object of an object subscription, checked visible after the subscription registered: what it missed
      * through the registration cursor is older than this check, and everything later is decided live.
      */
-    private Set<String> visibleObject(Viewer viewer, SubscribeRequest request) throws ProtocolError {
-        if (visibility.matching(viewer, request.model(), Filter.NONE, List.of(request.pk())).isEmpty()) {
+    private Set<String> visibleObject(Subscription subscription) throws ProtocolError {
+        SubscribeRequest request = subscription.request();
+        if (visibility.visible(subscription.scope(), List.of(request.pk())).isEmpty()) {
             throw new ProtocolError(ErrorCode.NOT_FOUND, request.model() + " " + ProtocolError.quoted(request.pk())
                     + " does not exist or is not visible to you");
         }
         return Set.of(request.pk());
-    }
-
-    /**
-     * The members a filter or model subscription registered at {@code cursor} starts with, read once per scope among
-     * the subscriptions registered at that cursor ({@link SharedReads}), with the snapshot when {@code snapshot}.
-     */
-    private MembersRead members(Viewer viewer, Subscription subscription, long cursor, boolean snapshot)
-            throws ProtocolError, SQLException {
-        int max = limits.maxMemberPks();
-        List<Object> key = List.of("members", subscription.scope(), snapshot);
-        MembersRead read = (MembersRead) shared.get(key, cursor);
-        if (read == null) {
-            long readAt = System.nanoTime();
-            Set<String> members = visibility.members(viewer, subscription.model(), subscription.filter(), max);
-            read = new MembersRead(members, snapshot ? feed.transactionSnapshot() : null);
-            shared.keep(key, cursor, readAt, read, members.size());
-        }
-        if (read.members().size() > max) {
-            throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
-                    + " objects (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + "); narrow the filter");
-        }
-        return read;
     }
 }

@@ -40,6 +40,18 @@ final class SharedReads {
     }
 
     /**
+     * Counts one more subscription registered at {@code registeredAt} asking {@code key}, and returns how many have
+     * asked: within {@link #MAX_AGE_NANOS} of the first.
+     */
+    synchronized int count(Object key, long registeredAt) {
+        if (get(key, registeredAt) instanceof int[] asked) {
+            return ++asked[0];
+        }
+        keep(key, registeredAt, System.nanoTime(), new int[] {1}, 0);
+        return 1;
+    }
+
+    /**
      * Keeps {@code answer} (of {@code pks} pks), read when {@code readAt} ({@link System#nanoTime}, taken before the
      * read began), for the subscriptions registered at {@code registeredAt}.
      */

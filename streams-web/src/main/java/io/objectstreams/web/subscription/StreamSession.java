@@ -83,7 +83,7 @@ public final class StreamSession {
         long cursor = join(subscription);
         SubscriptionStart start;
         try {
-            start = planner.start(viewer, subscription, cursor);
+            start = planner.start(subscription, cursor);
         } catch (ProtocolError | RuntimeException e) {
             forget(id);
             throw e;

@@ -6,6 +6,7 @@ import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.web.filter.Filter;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Tuple;
+import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Expression;
@@ -125,6 +126,15 @@ final class ScopeQueries {
      */
     static <E> Map<String, List<List<String>>> subjectKeys(EntityManager em, KeyedVisibilityPolicy<E> policy,
                                                            Filter filter, Collection<String> pks) {
+        return subjectKeys(em, policy, filter, pks, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #subjectKeys(EntityManager, KeyedVisibilityPolicy, Filter, Collection)}, of every row that matches
+     * {@code filter} when {@code pks} is {@code null}; at most {@code maxRows} rows are read.
+     */
+    static <E> Map<String, List<List<String>>> subjectKeys(EntityManager em, KeyedVisibilityPolicy<E> policy,
+                                                           Filter filter, Collection<String> pks, int maxRows) {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
@@ -140,13 +150,22 @@ final class ScopeQueries {
         List<Selection<?>> columns = new ArrayList<>();
         columns.add(id);
         columns.addAll(by);
-        List<Object> ids = ids(em, policy, pks);
-        if (ids.isEmpty()) {
-            return Map.of();
+        List<Predicate> where = new ArrayList<>();
+        if (pks != null) {
+            List<Object> ids = ids(em, policy, pks);
+            if (ids.isEmpty()) {
+                return Map.of();
+            }
+            where.add(id.in(ids));
         }
-        query.multiselect(columns).where(id.in(ids), filter.toPredicate(cb, root));
+        where.add(filter.toPredicate(cb, root));
+        query.multiselect(columns).where(where.toArray(Predicate[]::new));
+        TypedQuery<Tuple> typed = em.createQuery(query);
+        if (maxRows < Integer.MAX_VALUE) {
+            typed.setMaxResults(maxRows);
+        }
         Map<String, List<List<String>>> keysOf = new HashMap<>();
-        for (Tuple row : em.createQuery(query).getResultList()) {
+        for (Tuple row : typed.getResultList()) {
             List<String> rowKeys = new ArrayList<>(by.size());
             for (int i = 1; i <= by.size(); i++) {
                 rowKeys.add(VisibilityKeys.keyText(row.get(i)));
@@ -154,6 +173,43 @@ final class ScopeQueries {
             keysOf.computeIfAbsent(String.valueOf(row.get(0)), k -> new ArrayList<>(1)).add(rowKeys);
         }
         return keysOf;
+    }
+
+    /**
+     * The pks of {@code policy}'s entity that the scope's viewer may read and that match {@code filter}, among
+     * {@code pks} unless {@code null}, at most {@code limit}: one query for one scope, under a keyed policy with the
+     * keys the scope started with (asked of the policy now if it holds none).
+     */
+    static <E> Set<String> read(EntityManager em, VisibilityPolicy<E> policy, Scope scope, Filter filter,
+                                  Collection<String> pks, int limit) {
+        var entity = em.getMetamodel().entity(policy.entity());
+        Class<?> idType = entity.getIdType().getJavaType();
+        CriteriaBuilder cb = em.getCriteriaBuilder();
+        CriteriaQuery<Object> query = cb.createQuery(Object.class);
+        Root<E> root = query.from(policy.entity());
+        Path<Object> id = root.get(entity.getId(idType).getName());
+        List<Predicate> where = new ArrayList<>();
+        if (pks != null) {
+            List<Object> ids = pks.stream().map(pk -> parseId(pk, idType)).filter(Objects::nonNull).toList();
+            if (ids.isEmpty()) {
+                return Set.of();
+            }
+            where.add(id.in(ids));
+        }
+        where.add(policy instanceof KeyedVisibilityPolicy<E> keyed && scope.keys() != null
+                ? scope.keys().toPredicate(keyed.visibleBy(cb, root), cb)
+                : policy.visibleTo(scope.viewer(), cb, root));
+        where.add(filter.toPredicate(cb, root));
+        query.select(id).where(where.toArray(Predicate[]::new));
+        TypedQuery<Object> typed = em.createQuery(query);
+        if (limit < Integer.MAX_VALUE) {
+            typed.setMaxResults(limit);
+        }
+        Set<String> found = new HashSet<>();
+        for (Object value : typed.getResultList()) {
+            found.add(String.valueOf(value));
+        }
+        return found;
     }
 
     private static <E> void multiplexedMatches(EntityManager em, VisibilityPolicy<E> policy, Filter filter,

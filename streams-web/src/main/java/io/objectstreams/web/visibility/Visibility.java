@@ -11,16 +11,9 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.TypedQuery;
-import jakarta.persistence.criteria.CriteriaBuilder;
-import jakarta.persistence.criteria.CriteriaQuery;
-import jakarta.persistence.criteria.Predicate;
-import jakarta.persistence.criteria.Root;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -85,18 +78,12 @@ public class Visibility {
     }
 
     /**
-     * The subset of {@code pks} of {@code model} that exist, that {@code viewer} may read and that match
-     * {@code filter}, in one query: the membership check of every subscription sharing this (viewer, model,
-     * filter) for a whole batch (G8, G9).
+     * The subset of {@code pks} that exist, that {@code viewer} may read under {@code policy} (asked now, through its
+     * {@code visibleTo}) and that match {@code filter}, in one query: the per-viewer answer every other path must give.
      */
-    public Set<String> matching(Viewer viewer, String model, Filter filter, Collection<String> pks) {
-        Optional<VisibilityPolicy<?>> policy = policy(model);
-        return policy.isEmpty() ? Set.of() : matching(policy.get(), viewer, filter, pks);
-    }
-
-    /** As {@link #matching(Viewer, String, Filter, Collection)}, under {@code policy}: one query for one viewer. */
     public Set<String> matching(VisibilityPolicy<?> policy, Viewer viewer, Filter filter, Collection<String> pks) {
-        return pks.isEmpty() ? Set.of() : query(policy, viewer, filter, pks, Integer.MAX_VALUE);
+        return pks.isEmpty() ? Set.of() : query(policy, new Scope(viewer, StreamsFeed.modelLabel(policy.entity()), filter),
+                filter, pks, Integer.MAX_VALUE);
     }
 
     /** Under a keyed policy, the keys of those of {@code pks} that exist, in one query for any number of viewers. */
@@ -107,6 +94,29 @@ public class Visibility {
         EntityManager em = factory(keyed).createEntityManager();
         try {
             return Optional.of(new SubjectKeys(keyed, ScopeQueries.subjectKeys(em, keyed, Filter.NONE, pks)));
+        } finally {
+            em.close();
+        }
+    }
+
+    /**
+     * Under a keyed policy, the keys of every row of {@code model} that matches {@code filter}, in one query, when
+     * there are at most {@code maxRows} such rows; otherwise, or under another policy, empty.
+     */
+    public Optional<ModelKeys> modelKeys(String model, Filter filter, int maxRows) {
+        return policy(model).flatMap(policy -> modelKeys(policy, filter, maxRows));
+    }
+
+    /** As {@link #modelKeys(String, Filter, int)}, under {@code policy} whatever its model: one policy's test. */
+    public Optional<ModelKeys> modelKeys(VisibilityPolicy<?> policy, Filter filter, int maxRows) {
+        if (!(policy instanceof KeyedVisibilityPolicy<?> keyed)) {
+            return Optional.empty();
+        }
+        EntityManager em = factory(keyed).createEntityManager();
+        try {
+            var rows = ScopeQueries.subjectKeys(em, keyed, filter, null, maxRows + 1);
+            int read = rows.values().stream().mapToInt(java.util.List::size).sum();
+            return read > maxRows ? Optional.empty() : Optional.of(new ModelKeys(keyed, rows));
         } finally {
             em.close();
         }
@@ -175,10 +185,10 @@ public class Visibility {
             try {
                 Scope scope = entry.getKey();
                 // A keyed scope keeps the keys its subscription started with; any other is one plain query.
-                decided.put(scope, policy instanceof io.objectstreams.KeyedVisibilityPolicy<?>
+                decided.put(scope, policy instanceof KeyedVisibilityPolicy<?>
                         ? ScopeQueries.decide(factory(policy), policy, scope, entry.getValue())
                         : entry.getValue().isEmpty() ? Set.of()
-                        : query(policy, scope.viewer(), scope.filter(), entry.getValue(), Integer.MAX_VALUE));
+                        : query(policy, scope, scope.filter(), entry.getValue(), Integer.MAX_VALUE));
             } catch (RuntimeException e) {
                 first = first == null ? e : first;
             }
@@ -194,29 +204,44 @@ public class Visibility {
      * once, for the subscription's life.
      */
     public Scope scope(Viewer viewer, String model, Filter filter) {
-        Optional<VisibilityPolicy<?>> policy = policy(model);
-        if (policy.isPresent() && policy.get() instanceof io.objectstreams.KeyedVisibilityPolicy<?> keyed
-                && (!viewer.isAnonymous() || keyed.admitsAnonymous())) {
+        return policy(model).map(policy -> scope(policy, viewer, filter)).orElseGet(() -> new Scope(viewer, model, filter));
+    }
+
+    /** As {@link #scope(Viewer, String, Filter)}, under {@code policy} whatever its model: one policy's test. */
+    public Scope scope(VisibilityPolicy<?> policy, Viewer viewer, Filter filter) {
+        String model = StreamsFeed.modelLabel(policy.entity());
+        if (policy instanceof KeyedVisibilityPolicy<?> keyed && (!viewer.isAnonymous() || keyed.admitsAnonymous())) {
             return new Scope(viewer, model, filter, ScopeQueries.keysOf(keyed, viewer));
         }
         return new Scope(viewer, model, filter);
     }
 
     /**
-     * The primary keys of {@code model} that {@code viewer} may read and that match {@code filter}: at most
-     * {@code max + 1}, so a caller learns that the set is too large without materializing it.
+     * The primary keys of the scope's model that its viewer may read and that match its filter: at most
+     * {@code max + 1}, so a caller learns that the set is too large without materializing it. Under a keyed policy,
+     * read with the keys the scope started with.
      */
-    public Set<String> members(Viewer viewer, String model, Filter filter, int max) {
-        Optional<VisibilityPolicy<?>> policy = policy(model);
+    public Set<String> members(Scope scope, int max) {
+        Optional<VisibilityPolicy<?>> policy = policy(scope.model());
         if (policy.isEmpty()) {
             return Set.of();
         }
-        return query(policy.get(), viewer, filter, null, max + 1);
+        return query(policy.get(), scope, scope.filter(), null, max + 1);
     }
 
-    private <E> Set<String> query(VisibilityPolicy<E> policy, Viewer viewer, Filter filter, Collection<String> pks,
+    /**
+     * Which of {@code pks} exist and the scope's viewer may read, whatever the scope's filter, in one query: under a
+     * keyed policy, with the keys the scope started with.
+     */
+    public Set<String> visible(Scope scope, Collection<String> pks) {
+        Optional<VisibilityPolicy<?>> policy = policy(scope.model());
+        return policy.isEmpty() || pks.isEmpty() ? Set.of()
+                : query(policy.get(), scope, Filter.NONE, pks, Integer.MAX_VALUE);
+    }
+
+    private <E> Set<String> query(VisibilityPolicy<E> policy, Scope scope, Filter filter, Collection<String> pks,
                                   int limit) {
-        if (viewer.isAnonymous() && !policy.admitsAnonymous()) {
+        if (scope.viewer().isAnonymous() && !policy.admitsAnonymous()) {
             // Denied here, not in each policy (G8): the policy is never asked about an anonymous viewer.
             return Set.of();
         }
@@ -224,40 +249,10 @@ public class Visibility {
         // from two threads at once (listener and WebSocket), had Payara close it under a running query.
         EntityManager em = factory(policy).createEntityManager();
         try {
-            return query(em, policy, viewer, filter, pks, limit);
+            return ScopeQueries.read(em, policy, scope, filter, pks, limit);
         } finally {
             em.close();
         }
-    }
-
-    private <E> Set<String> query(EntityManager em, VisibilityPolicy<E> policy, Viewer viewer, Filter filter,
-                                  Collection<String> pks, int limit) {
-        var entity = em.getMetamodel().entity(policy.entity());
-        Class<?> idType = entity.getIdType().getJavaType();
-        CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaQuery<Object> query = cb.createQuery(Object.class);
-        Root<E> root = query.from(policy.entity());
-        jakarta.persistence.criteria.Path<Object> id = root.get(entity.getId(idType).getName());
-        List<Predicate> where = new ArrayList<>();
-        if (pks != null) {
-            List<Object> ids = pks.stream().map(pk -> ScopeQueries.parseId(pk, idType)).filter(java.util.Objects::nonNull).toList();
-            if (ids.isEmpty()) {
-                return Set.of();
-            }
-            where.add(id.in(ids));
-        }
-        where.add(policy.visibleTo(viewer, cb, root));
-        where.add(filter.toPredicate(cb, root));
-        query.select(id).where(where.toArray(Predicate[]::new));
-        TypedQuery<Object> typed = em.createQuery(query);
-        if (limit < Integer.MAX_VALUE) {
-            typed.setMaxResults(limit);
-        }
-        Set<String> found = new HashSet<>();
-        for (Object value : typed.getResultList()) {
-            found.add(String.valueOf(value));
-        }
-        return found;
     }
 
     private EntityManagerFactory factory(VisibilityPolicy<?> policy) {

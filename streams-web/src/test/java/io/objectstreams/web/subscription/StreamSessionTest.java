@@ -34,7 +34,7 @@ class StreamSessionTest {
             }
 
             @Override
-            SubscriptionStart start(Viewer viewer, Subscription subscription, long cursor) {
+            SubscriptionStart start(Subscription subscription, long cursor) {
                 whileStarting.accept(subscription);
                 return SubscriptionStart.live(Set.of("1", "2"), cursor);
             }

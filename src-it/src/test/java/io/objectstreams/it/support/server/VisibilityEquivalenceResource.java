@@ -6,6 +6,7 @@ import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityKeys;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.web.filter.Filter;
+import io.objectstreams.web.visibility.ModelKeys;
 import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.ejb.Stateless;
@@ -63,6 +64,8 @@ public class VisibilityEquivalenceResource {
     private static final List<String> NAMES = List.of("u1", "u2", "u3", "u4", "u5", "u6", "alice", "bob");
     private static final List<String> STATUSES = List.of("open", "shipped", "draft");
     private static final int DOCUMENTS = 60;
+    private static final List<String> ALL_PKS = java.util.stream.IntStream.rangeClosed(1, DOCUMENTS + 5)
+            .mapToObj(String::valueOf).toList();
 
     @PersistenceContext(unitName = "store")
     EntityManager em;
@@ -98,6 +101,23 @@ public class VisibilityEquivalenceResource {
             List<String> failures = new ArrayList<>();
             Map<Scope, Set<String>> together = visibility.matching(policy, asked,
                     (model, e) -> failures.add(model + ": " + e));
+            // Members of keyed scopes, from one read of every row's keys (a reconnect storm's path), against each
+            // viewer's own query over every pk.
+            ModelKeys everyRow = visibility.modelKeys(policy, filter, 10_000).orElse(null);
+            if (isKeyed != (everyRow != null) && found++ < 20) {
+                differences.add("seed " + seed + " trial " + trial + ": keys of every row of a " + (isKeyed ? "" : "non-")
+                        + "keyed policy read as " + everyRow);
+            }
+            for (Scope scope : everyRow != null ? asked.keySet() : Set.<Scope>of()) {
+                Scope started = visibility.scope(policy, scope.viewer(), filter);
+                Set<String> members = everyRow.members(started, Integer.MAX_VALUE);
+                Set<String> own = visibility.matching(policy, scope.viewer(), filter, ALL_PKS);
+                scopes++;
+                if (!own.equals(members == null ? Set.of() : members) && found++ < 20) {
+                    differences.add("seed " + seed + " trial " + trial + " (" + policy + ", " + filter + "): members"
+                            + " of " + scope.viewer() + ": alone " + own + ", from every row's keys " + members);
+                }
+            }
             for (Map.Entry<Scope, Set<String>> entry : asked.entrySet()) {
                 Scope scope = entry.getKey();
                 Set<String> alone = visibility.matching(policy, scope.viewer(), filter, entry.getValue());

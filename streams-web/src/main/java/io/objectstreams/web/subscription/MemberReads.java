@@ -1,0 +1,120 @@
+package io.objectstreams.web.subscription;
+
+import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.feed.SubscriptionSettings;
+import io.objectstreams.feed.TransactionSnapshot;
+import io.objectstreams.protocol.ErrorCode;
+import io.objectstreams.web.visibility.ModelKeys;
+import io.objectstreams.web.visibility.Scope;
+import io.objectstreams.web.visibility.Visibility;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * Reads the members a filter or model subscription starts with, sharing what subscriptions registered at one
+ * cursor can share ({@link SharedReads}): a scope's own read, and in a reconnect storm of distinct viewers under a
+ * keyed policy, one read of every row's keys for all of them ({@link ModelKeys}).
+ */
+final class MemberReads {
+
+    private static final Logger LOG = Logger.getLogger(MemberReads.class.getName());
+    private static final RateLimitedLog FAILURES = new RateLimitedLog(java.time.Duration.ofMinutes(1));
+    private static final Object NOT_KEYED = new Object();
+
+    /** Distinct scopes that read their members alone at one cursor before the model's keys are read for all. */
+    static final int STORM_SCOPES = 3;
+    /** Rows of a model's keys whose read costs about as much as one scope's members query. */
+    static final int ROWS_PER_SCOPE_READ = 1_000;
+    /** The rows the last read of each (model, filter)'s keys found ({@code maxRows} when there were more). */
+    private final Map<List<Object>, Integer> modelRows = new ConcurrentHashMap<>();
+
+    /** The keys of every row of a (model, filter), and the snapshot taken right after reading them. */
+    private record KeysRead(ModelKeys keys, TransactionSnapshot snapshot) {
+    }
+
+    /** A subscription's members, and when it needs one, the snapshot of transactions taken right after reading them. */
+    record Read(Set<String> members, TransactionSnapshot readAt) {
+    }
+
+    private final Visibility visibility;
+    private final StreamsFeed feed;
+    private final SubscriptionLimits limits;
+    private final SharedReads shared;
+
+    MemberReads(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits, SharedReads shared) {
+        this.visibility = visibility;
+        this.feed = feed;
+        this.limits = limits;
+        this.shared = shared;
+    }
+
+    /**
+     * The members a filter or model subscription registered at {@code cursor} starts with, read once per scope among
+     * the subscriptions registered at that cursor ({@link SharedReads}), with the snapshot when {@code snapshot}.
+     */
+    Read read(Subscription subscription, long cursor, boolean snapshot) throws ProtocolError, SQLException {
+        int max = limits.maxMemberPks();
+        List<Object> key = List.of("members", subscription.scope(), snapshot);
+        Read read = (Read) shared.get(key, cursor);
+        if (read == null) {
+            read = fromModelKeys(subscription.scope(), cursor, snapshot, max);
+        }
+        if (read == null) {
+            long readAt = System.nanoTime();
+            Set<String> members = visibility.members(subscription.scope(), max);
+            read = new Read(members, snapshot ? feed.transactionSnapshot() : null);
+            shared.keep(key, cursor, readAt, read, members.size());
+        }
+        if (read.members().size() > max) {
+            throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
+                    + " objects (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + "); narrow the filter");
+        }
+        return read;
+    }
+
+    /**
+     * A keyed scope's members from the keys of every row of its (model, filter), read once for all the scopes
+     * registered at {@code cursor} ({@link ModelKeys}); {@code null} to read the scope alone. They are read once
+     * enough distinct scopes ask at one cursor that one read of every row costs less than a read each: at least
+     * {@link #STORM_SCOPES}, and one per {@link #ROWS_PER_SCOPE_READ} rows the last such read found. Never past
+     * {@code streams.subscriptions.shared-member-rows} rows.
+     */
+    private Read fromModelKeys(Scope scope, long cursor, boolean snapshot, int max) throws SQLException {
+        int maxRows = feed.settings().subscriptions().sharedMemberRows();
+        if (maxRows == 0) {
+            return null;
+        }
+        List<Object> of = List.of(scope.model(), scope.filter());
+        List<Object> key = List.of("model-keys", of, snapshot);
+        Object kept = shared.get(key, cursor);
+        if (kept == null) {
+            int worth = Math.max(STORM_SCOPES, modelRows.getOrDefault(of, 0) / ROWS_PER_SCOPE_READ);
+            if (shared.count(List.of("member-reads", of), cursor) <= worth) {
+                return null;
+            }
+            long readAt = System.nanoTime();
+            ModelKeys keys = readModelKeys(scope, maxRows);
+            kept = keys == null ? NOT_KEYED : new KeysRead(keys, snapshot ? feed.transactionSnapshot() : null);
+            if (modelRows.size() >= 1_024) { // filters are the clients': never an unbounded map of them
+                modelRows.clear();
+            }
+            modelRows.put(of, keys == null ? maxRows : keys.size());
+            shared.keep(key, cursor, readAt, kept, 0);
+        }
+        Set<String> members = kept instanceof KeysRead read ? read.keys().members(scope, max + 1) : null;
+        return members == null ? null : new Read(members, ((KeysRead) kept).snapshot());
+    }
+
+    private ModelKeys readModelKeys(Scope scope, int maxRows) {
+        try {
+            return visibility.modelKeys(scope.model(), scope.filter(), maxRows).orElse(null);
+        } catch (RuntimeException e) {
+            FAILURES.log(LOG, "The keys of every " + scope.model() + " could not be read; members are read per viewer", e);
+            return null;
+        }
+    }
+}
