@@ -110,6 +110,9 @@ public class ConnectionRegistry {
         StreamSession session = new StreamSession(subscriber, viewer, outbound, planner, ledger, feed::deliveredCursor,
                 limits, counts, tally);
         sessions.put(subscriber, session);
+        if (subscriber.transport().equals("sse")) {
+            counts.sseSession(1);
+        }
         return session;
     }
 
@@ -136,6 +139,9 @@ public class ConnectionRegistry {
     public void close(Subscriber subscriber) {
         StreamSession session = subscriber == null ? null : sessions.remove(subscriber);
         if (session != null) {
+            if (subscriber.transport().equals("sse")) {
+                counts.sseSession(-1);
+            }
             session.closed();
             ledger.forget(session);
             admission.release(session.viewer());
@@ -176,24 +182,13 @@ public class ConnectionRegistry {
         close(session.subscriber());
     }
 
-    /** This instance's connections, queues and counts since start, for health data and operators. */
+    /**
+     * This instance's connections, queues and counts since start, for health data and operators: kept as they change,
+     * so that a probe costs the same whatever the number of connections.
+     */
     public SessionReport report() {
-        int subscriptions = 0;
-        int sseSubscriptions = 0;
-        int queued = 0;
-        long dropped = 0;
-        int sse = 0;
-        for (StreamSession session : sessions.values()) {
-            int held = session.subscriptionCount();
-            if (session.subscriber().transport().equals("sse")) {
-                sse++;
-                sseSubscriptions += held;
-            }
-            subscriptions += held;
-            queued += session.outbound().size();
-            dropped += session.outbound().droppedEvents();
-        }
-        return new SessionReport(sessions.size(), sse, subscriptions, sseSubscriptions, queued, budget.queuedBytes(),
-                budget.maxServerBytes(), dropped, fanOut.failedBatches(), counts.deliveredEvents(), counts.resyncsByReason());
+        return new SessionReport(sessions.size(), counts.sseSessions(), counts.subscriptions(), counts.sseSubscriptions(),
+                (int) budget.queuedMessages(), budget.queuedBytes(), budget.maxServerBytes(), counts.droppedEvents(),
+                fanOut.failedBatches(), counts.deliveredEvents(), counts.resyncsByReason());
     }
 }

@@ -18,6 +18,7 @@ final class OutboundBudget {
     private final long maxServerBytes;
     private final IntSupplier connections;
     private final AtomicLong queued = new AtomicLong();
+    private final AtomicLong messages = new AtomicLong();
 
     OutboundBudget(long maxConnectionBytes, long maxServerBytes, IntSupplier connections) {
         this.maxConnectionBytes = maxConnectionBytes;
@@ -34,12 +35,20 @@ final class OutboundBudget {
         return queued.get() + bytes <= maxServerBytes || after <= maxServerBytes / Math.max(1, connections.getAsInt());
     }
 
+    /** One message of {@code bytes} was queued. */
     void add(long bytes) {
         queued.addAndGet(bytes);
+        messages.incrementAndGet();
     }
 
-    void release(long bytes) {
+    /** {@code count} messages of {@code bytes} together left their queue. */
+    void release(long bytes, int count) {
         queued.addAndGet(-bytes);
+        messages.addAndGet(-count);
+    }
+
+    long queuedMessages() {
+        return messages.get();
     }
 
     long queuedBytes() {

@@ -151,7 +151,7 @@ final class OutboundQueue {
 
     private void remove(QueueEntry entry) {
         queuedBytes -= entry.bytes;
-        budget.release(entry.bytes);
+        budget.release(entry.bytes, 1);
         switch (entry.kind) {
             case REPLY -> queuedReplies--;
             case SLOW_CONSUMER -> slowResyncs.remove(entry.subscription);
@@ -163,6 +163,7 @@ final class OutboundQueue {
         Map<Subscription, Long> affected = new HashMap<>();
         affected.put(subscription, cursor);
         droppedEvents++;
+        counts.dropped();
         dropEvents(affected);
     }
 
@@ -178,6 +179,7 @@ final class OutboundQueue {
                 it.remove();
                 remove(entry);
                 droppedEvents++;
+                counts.dropped();
             }
         }
         if (affected.isEmpty()) {
@@ -229,9 +231,9 @@ final class OutboundQueue {
     /** Stops sending and forgets what is queued (the connection is gone), returning its bytes to the budget. */
     synchronized void discard() {
         closed = true;
+        budget.release(queuedBytes, queue.size());
         queue.clear();
         slowResyncs.clear();
-        budget.release(queuedBytes);
         queuedBytes = 0;
         queuedReplies = 0;
     }

@@ -155,7 +155,7 @@ class ReplayPlanner {
                         ? ResyncReason.CURSOR_PRUNED : ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             }
             rows = replays.modelBetween(request.model(), from, cursor, (int) (cursor - from));
-            if (ReplayClassification.pruned(from, feed.cursorState())) {
+            if (rows == null) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_PRUNED);
             }
         }

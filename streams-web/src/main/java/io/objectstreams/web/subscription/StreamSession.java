@@ -122,12 +122,14 @@ public final class StreamSession {
         }
         subscriptions.put(subscription.id(), subscription);
         starting.put(subscription.id(), new StartingSubscription(limits.maxConnectionBytes()));
+        held(1);
     }
 
     private synchronized void forget(String id) {
         Subscription ended = subscriptions.remove(id);
         starting.remove(id);
         if (ended != null) {
+            held(-1);
             outbound.forget(ended);
             ended.release();
         }
@@ -253,19 +255,17 @@ public final class StreamSession {
         return List.copyOf(subscriptions.values());
     }
 
-    synchronized int subscriptionCount() {
-        return subscriptions.size();
-    }
-
-    OutboundQueue outbound() {
-        return outbound;
-    }
-
     synchronized void closed() {
         closed = true;
         outbound.discard();
         subscriptions.values().forEach(Subscription::release);
+        held(-subscriptions.size());
         subscriptions.clear();
+    }
+
+    /** Counts subscriptions added to or ended on this connection, by transport, for health. */
+    private void held(int delta) {
+        counts.subscriptions(subscriber.transport().equals("sse"), delta);
     }
 
     private void resyncNow(Subscription subscription, long cursor, ResyncReason reason) {

@@ -60,7 +60,7 @@ class StreamSessionTest {
         List<JsonObject> received = client.read();
         assertThat(received).extracting(m -> m.getString("type")).containsExactly("subscribed");
         assertThat(received.get(0).getJsonNumber("cursor").longValue()).isEqualTo(10);
-        assertThat(session.subscriptionCount()).isOne();
+        assertThat(session.subscriptions()).hasSize(1);
     }
 
     /** Issue 26, item 4: what a connection's subscriptions held of the server's caps is given back, however they end. */
@@ -86,7 +86,7 @@ class StreamSessionTest {
         session.subscribe(model("late"));
         assertThat(tally.scopes()).isZero();
         assertThat(tally.memberPks()).isZero();
-        assertThat(session.subscriptionCount()).isZero();
+        assertThat(session.subscriptions()).isEmpty();
     }
 
     @Test
@@ -104,7 +104,7 @@ class StreamSessionTest {
         List<JsonObject> received = client.read();
         assertThat(received).extracting(m -> m.getString("type")).containsExactly("error");
         assertThat(received.get(0).getString("code")).isEqualTo("subscription_too_large");
-        assertThat(session[0].subscriptionCount()).isZero();
+        assertThat(session[0].subscriptions()).isEmpty();
         session[0].subscribe(model("s"));
         assertThat(client.read()).as("the id is free again").extracting(m -> m.getString("type"))
                 .containsExactly("subscribed");
