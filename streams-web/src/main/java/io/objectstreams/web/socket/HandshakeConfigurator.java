@@ -30,6 +30,9 @@ public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
     private static final Logger LOG = Logger.getLogger(HandshakeConfigurator.class.getName());
     private static final String KEY = "io.objectstreams.viewer";
 
+    /** The application's visibility, looked up at the first handshake: {@code CDI.current()} is not free on Payara. */
+    private volatile Visibility visibility;
+
     /**
      * Refuses a browser's handshake from a page of another origin (cross-site WebSocket hijacking would otherwise
      * ride on the user's credentials): allowed are the application's own origin, and those listed in
@@ -66,7 +69,11 @@ public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
         if (principal == null) {
             return;
         }
-        Set<String> roles = CDI.current().select(Visibility.class).get().declaredRoles().stream()
+        Visibility known = visibility;
+        if (known == null) {
+            visibility = known = CDI.current().select(Visibility.class).get();
+        }
+        Set<String> roles = known.declaredRoles().stream()
                 .filter(request::isUserInRole)
                 .collect(Collectors.toSet());
         config.getUserProperties().put(KEY, new Viewer(principal.getName(), roles));

@@ -42,6 +42,7 @@ public class Visibility {
     StreamsFeed feed;
 
     private volatile Map<String, VisibilityPolicy<?>> byModel;
+    private volatile Set<String> declaredRoles;
     private final Map<String, EntityManagerFactory> factories = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -70,10 +71,14 @@ public class Visibility {
         return policies().values().stream().anyMatch(VisibilityPolicy::admitsAnonymous);
     }
 
-    /** Every role some policy consults, to be captured when a connection is authenticated. */
+    /** Every role some policy consults, captured when a connection is authenticated; asked of the policies once. */
     public Set<String> declaredRoles() {
-        Set<String> roles = new HashSet<>();
-        policies().values().forEach(p -> roles.addAll(p.roles()));
+        Set<String> roles = declaredRoles;
+        if (roles == null) {
+            Set<String> all = new HashSet<>();
+            policies().values().forEach(p -> all.addAll(p.roles()));
+            declaredRoles = roles = Set.copyOf(all);
+        }
         return roles;
     }
 
