@@ -203,6 +203,48 @@ class SetSubscriptionsIT {
                 .as("keysOf asked for bob's one subscription").isEqualTo(1);
     }
 
+    /**
+     * Issue 27, a reconnect storm of distinct viewers under the keyed policy: subscriptions registered together read
+     * every order's keys once for all of them (MemberReads), and each still starts with exactly its own members. A
+     * change of one's own order then arrives as changed (a member), not as added, and nobody hears of the others'.
+     */
+    @Test
+    void distinctViewersSubscribingTogetherEachStartWithExactlyTheirOwnMembers() throws Exception {
+        int viewers = 12;
+        Map<Integer, Long> orders = new HashMap<>();
+        for (int u = 151; u < 151 + viewers; u++) {
+            orders.put(u, StoreClient.as("u" + u, base).createOrder("{\"status\":\"open\",\"total\":1}"));
+        }
+        awaitFannedOut();
+        List<StreamClient> clients = new ArrayList<>();
+        try {
+            for (int u = 151; u < 151 + viewers; u++) {
+                clients.add(StreamClient.connect(base, "u" + u + ":load-pw"));
+            }
+            TestDatabase.resetStatementCounts();
+            // Sent together, so that they register between the same two batches, as in a storm.
+            clients.forEach(client -> client.send(model(MODEL, "mine")));
+            for (StreamClient client : clients) {
+                assertThat(client.next().getString("type")).isEqualTo("subscribed");
+            }
+            assertThat(TestDatabase.statementCalls("%store_order%owner in (%"))
+                    .as("members queries of one viewer each; the others shared one read of every order's keys")
+                    .isLessThanOrEqualTo(3);
+            for (int u = 151; u < 151 + viewers; u++) {
+                StoreClient.as("u" + u, base).patch("api/orders/" + orders.get(u), "{\"note\":\"mine\"}");
+            }
+            for (int i = 0; i < viewers; i++) {
+                JsonObject own = clients.get(i).nextChangeOf("note");
+                assertEvent(own, "mine", orders.get(151 + i), "updated", "changed");
+            }
+            for (StreamClient client : clients) {
+                assertThat(client.drain(300)).as("nothing of the other viewers' orders").isEmpty();
+            }
+        } finally {
+            clients.forEach(StreamClient::close);
+        }
+    }
+
     @Test
     void aSubscriptionMatchingTooManyObjectsIsRefused() throws Exception {
         TestDatabase.execute("INSERT INTO it_note (text) SELECT 'too-large' FROM generate_series(1, 10001)");

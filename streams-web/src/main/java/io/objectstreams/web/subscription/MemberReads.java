@@ -36,6 +36,16 @@ final class MemberReads {
     private record KeysRead(ModelKeys keys, TransactionSnapshot snapshot) {
     }
 
+    /**
+     * The one read of every row's keys kept ({@link KeysRead}, or {@link #NOT_KEYED}): for the subscriptions
+     * registered at {@code cursor}, for at most {@link SharedReads#MAX_AGE_NANOS}. One at a time, so that however
+     * many filters clients name, the keys held cost at most {@code streams.subscriptions.shared-member-rows} rows.
+     */
+    private record Kept(List<Object> key, long cursor, long readAt, Object read) {
+    }
+
+    private Kept kept;
+
     /** A subscription's members, and when it needs one, the snapshot of transactions taken right after reading them. */
     record Read(Set<String> members, TransactionSnapshot readAt) {
     }
@@ -89,8 +99,8 @@ final class MemberReads {
             return null;
         }
         List<Object> of = List.of(scope.model(), scope.filter());
-        List<Object> key = List.of("model-keys", of, snapshot);
-        Object kept = shared.get(key, cursor);
+        List<Object> key = List.of(of, snapshot);
+        Object kept = kept(key, cursor);
         if (kept == null) {
             int worth = Math.max(STORM_SCOPES, modelRows.getOrDefault(of, 0) / ROWS_PER_SCOPE_READ);
             if (shared.count(List.of("member-reads", of), cursor) <= worth) {
@@ -103,10 +113,23 @@ final class MemberReads {
                 modelRows.clear();
             }
             modelRows.put(of, keys == null ? maxRows : keys.size());
-            shared.keep(key, cursor, readAt, kept, 0);
+            keep(new Kept(key, cursor, readAt, kept));
         }
         Set<String> members = kept instanceof KeysRead read ? read.keys().members(scope, max + 1) : null;
         return members == null ? null : new Read(members, ((KeysRead) kept).snapshot());
+    }
+
+    private synchronized Object kept(List<Object> key, long cursor) {
+        Kept k = kept;
+        return k != null && k.cursor() == cursor && k.key().equals(key)
+                && System.nanoTime() - k.readAt() <= SharedReads.MAX_AGE_NANOS ? k.read() : null;
+    }
+
+    /** Keeps {@code read} in place of the one kept, unless that one is for a later registration cursor. */
+    private synchronized void keep(Kept read) {
+        if (kept == null || kept.cursor() <= read.cursor()) {
+            kept = read;
+        }
     }
 
     private ModelKeys readModelKeys(Scope scope, int maxRows) {
