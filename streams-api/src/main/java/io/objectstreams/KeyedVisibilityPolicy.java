@@ -39,6 +39,8 @@ public interface KeyedVisibilityPolicy<E> extends VisibilityPolicy<E> {
     /** The predicate the keys state: some key expression's value is one the viewer holds. */
     @Override
     default Predicate visibleTo(Viewer viewer, CriteriaBuilder cb, Root<E> root) {
-        return keysOf(viewer).toPredicate(visibleBy(cb, root), cb);
+        VisibilityKeys keys = keysOf(viewer);
+        // Every row: without asking visibleBy, whose joins would multiply the rows of the query.
+        return keys.isAll() ? cb.conjunction() : keys.toPredicate(visibleBy(cb, root), cb);
     }
 }

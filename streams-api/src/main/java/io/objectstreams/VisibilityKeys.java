@@ -109,7 +109,8 @@ public final class VisibilityKeys {
      * The predicate these keys state over a policy's key expressions {@code by} ({@link KeyedVisibilityPolicy#visibleBy}):
      * some expression's value is one of its keys. The keys compare by their text in memory; here each is read back as
      * its expression's type, and a key that cannot be a value of that type (text for a numeric column) names no row,
-     * in SQL as in memory.
+     * in SQL as in memory. For {@link #all()} the predicate is true; callers skip {@code visibleBy} then, as its joins
+     * would multiply rows for nothing.
      */
     public Predicate toPredicate(List<Expression<?>> by, CriteriaBuilder cb) {
         if (all) {

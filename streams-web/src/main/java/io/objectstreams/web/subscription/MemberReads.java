@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
@@ -37,11 +38,12 @@ final class MemberReads {
     }
 
     /**
-     * The one read of every row's keys kept ({@link KeysRead}, or {@link #NOT_KEYED}): for the subscriptions
-     * registered at {@code cursor}, for at most {@link SharedReads#MAX_AGE_NANOS}. One at a time, so that however
-     * many filters clients name, the keys held cost at most {@code streams.subscriptions.shared-member-rows} rows.
+     * The one read of every row's keys kept, or under way ({@link KeysRead}, or {@link #NOT_KEYED}): for the
+     * subscriptions registered at {@code cursor}, for at most {@link SharedReads#MAX_AGE_NANOS}. One at a time, so
+     * that however many filters clients name, the keys held cost at most {@code streams.subscriptions.shared-member-rows}
+     * rows.
      */
-    private record Kept(List<Object> key, long cursor, long readAt, Object read) {
+    private record Kept(List<Object> key, long cursor, long readAt, CompletableFuture<Object> read) {
     }
 
     private Kept kept;
@@ -71,7 +73,7 @@ final class MemberReads {
         List<Object> key = List.of("members", subscription.scope(), snapshot);
         Read read = (Read) shared.get(key, cursor);
         if (read == null) {
-            read = fromModelKeys(subscription.scope(), cursor, snapshot, max);
+            read = fromModelKeys(subscription.scope(), cursor, max);
         }
         if (read == null) {
             long readAt = System.nanoTime();
@@ -91,45 +93,48 @@ final class MemberReads {
      * registered at {@code cursor} ({@link ModelKeys}); {@code null} to read the scope alone. They are read once
      * enough distinct scopes ask at one cursor that one read of every row costs less than a read each: at least
      * {@link #STORM_SCOPES}, and one per {@link #ROWS_PER_SCOPE_READ} rows the last such read found. Never past
-     * {@code streams.subscriptions.shared-member-rows} rows.
+     * {@code streams.subscriptions.shared-member-rows} rows, and one read at a time: scopes that ask while it runs
+     * wait for it, and while it is fresh a scope of another (model, filter) is read alone rather than replace it.
      */
-    private Read fromModelKeys(Scope scope, long cursor, boolean snapshot, int max) throws SQLException {
+    private Read fromModelKeys(Scope scope, long cursor, int max) throws SQLException {
         int maxRows = feed.settings().subscriptions().sharedMemberRows();
-        if (maxRows == 0) {
+        if (maxRows == 0 || !scope.holdsKeys()) {
             return null;
         }
-        List<Object> of = List.of(scope.model(), scope.filter());
-        List<Object> key = List.of(of, snapshot);
-        Object kept = kept(key, cursor);
-        if (kept == null) {
-            int worth = Math.max(STORM_SCOPES, modelRows.getOrDefault(of, 0) / ROWS_PER_SCOPE_READ);
-            if (shared.count(List.of("member-reads", of), cursor) <= worth) {
+        List<Object> key = List.of(scope.model(), scope.filter());
+        CompletableFuture<Object> read;
+        boolean reader = false;
+        synchronized (this) {
+            long now = System.nanoTime();
+            boolean fresh = kept != null && kept.cursor() >= cursor && now - kept.readAt() <= SharedReads.MAX_AGE_NANOS;
+            if (fresh && kept.cursor() == cursor && kept.key().equals(key)) {
+                read = kept.read();
+            } else if (fresh || shared.count(List.of("member-reads", key), cursor)
+                    <= Math.max(STORM_SCOPES, modelRows.getOrDefault(key, 0) / ROWS_PER_SCOPE_READ)) {
                 return null;
+            } else {
+                read = new CompletableFuture<>();
+                kept = new Kept(key, cursor, now, read);
+                reader = true;
             }
-            long readAt = System.nanoTime();
-            ModelKeys keys = readModelKeys(scope, maxRows);
-            kept = keys == null ? NOT_KEYED : new KeysRead(keys, snapshot ? feed.transactionSnapshot() : null);
-            if (modelRows.size() >= 1_024) { // filters are the clients': never an unbounded map of them
-                modelRows.clear();
+        }
+        if (reader) {
+            Object answer = NOT_KEYED;
+            try {
+                ModelKeys keys = readModelKeys(scope, maxRows);
+                if (modelRows.size() >= 1_024) { // filters are the clients': never an unbounded map of them
+                    modelRows.clear();
+                }
+                modelRows.put(key, keys == null ? maxRows : keys.size());
+                // Taken right after the read, it serves the scopes that resume without members as well as the others.
+                answer = keys == null ? NOT_KEYED : new KeysRead(keys, feed.transactionSnapshot());
+            } finally {
+                read.complete(answer);
             }
-            modelRows.put(of, keys == null ? maxRows : keys.size());
-            keep(new Kept(key, cursor, readAt, kept));
         }
-        Set<String> members = kept instanceof KeysRead read ? read.keys().members(scope, max + 1) : null;
-        return members == null ? null : new Read(members, ((KeysRead) kept).snapshot());
-    }
-
-    private synchronized Object kept(List<Object> key, long cursor) {
-        Kept k = kept;
-        return k != null && k.cursor() == cursor && k.key().equals(key)
-                && System.nanoTime() - k.readAt() <= SharedReads.MAX_AGE_NANOS ? k.read() : null;
-    }
-
-    /** Keeps {@code read} in place of the one kept, unless that one is for a later registration cursor. */
-    private synchronized void keep(Kept read) {
-        if (kept == null || kept.cursor() <= read.cursor()) {
-            kept = read;
-        }
+        Object answer = read.join();
+        Set<String> members = answer instanceof KeysRead keys ? keys.keys().members(scope, max + 1) : null;
+        return members == null ? null : new Read(members, ((KeysRead) answer).snapshot());
     }
 
     private ModelKeys readModelKeys(Scope scope, int maxRows) {

@@ -20,11 +20,11 @@ public final class ModelKeys {
     private final KeyedVisibilityPolicy<?> policy;
     /** Per key expression, the pks of the rows by each key text. */
     private final List<Map<String, List<String>>> byKey;
-    private final Set<String> every;
+    private final List<String> every;
 
     ModelKeys(KeyedVisibilityPolicy<?> policy, Map<String, List<List<String>>> keysOf) {
         this.policy = policy;
-        this.every = keysOf.keySet();
+        this.every = new ArrayList<>(keysOf.keySet()); // a copy: the map of every row's keys is not kept
         this.byKey = new ArrayList<>();
         keysOf.forEach((pk, rows) -> {
             for (List<String> row : rows) {

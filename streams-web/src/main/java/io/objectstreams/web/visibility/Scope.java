@@ -45,6 +45,11 @@ public final class Scope {
         return filter;
     }
 
+    /** Whether the scope holds its viewer's keys under a keyed policy, from its subscription's start. */
+    public boolean holdsKeys() {
+        return keys != null;
+    }
+
     /** The viewer's keys as the subscription started, or {@code null}: not keyed, or to be asked when decided. */
     VisibilityKeys keys() {
         return keys;

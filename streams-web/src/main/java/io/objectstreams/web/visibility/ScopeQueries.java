@@ -197,10 +197,11 @@ final class ScopeQueries {
             where.add(id.in(ids));
         }
         where.add(policy instanceof KeyedVisibilityPolicy<E> keyed && scope.keys() != null
-                ? scope.keys().toPredicate(keyed.visibleBy(cb, root), cb)
+                ? scope.keys().isAll() ? cb.conjunction() : scope.keys().toPredicate(keyed.visibleBy(cb, root), cb)
                 : policy.visibleTo(scope.viewer(), cb, root));
         where.add(filter.toPredicate(cb, root));
-        query.select(id).where(where.toArray(Predicate[]::new));
+        // Distinct: a predicate that joins yields a subject once per joined row, and the limit must count subjects.
+        query.select(id).distinct(true).where(where.toArray(Predicate[]::new));
         TypedQuery<Object> typed = em.createQuery(query);
         if (limit < Integer.MAX_VALUE) {
             typed.setMaxResults(limit);
