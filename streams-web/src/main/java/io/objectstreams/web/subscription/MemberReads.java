@@ -141,6 +141,8 @@ final class MemberReads {
         try {
             return visibility.modelKeys(scope.model(), scope.filter(), maxRows).orElse(null);
         } catch (RuntimeException e) {
+            // Nothing is owed yet: every scope waiting for this read then reads its own members, and one whose own
+            // read fails too is answered unavailable, by its subscription id (ReplayPlanner#start).
             FAILURES.log(LOG, "The keys of every " + scope.model() + " could not be read; members are read per viewer", e);
             return null;
         }
