@@ -17,13 +17,11 @@ import java.util.Set;
  */
 public final class ModelKeys {
 
-    private final KeyedVisibilityPolicy<?> policy;
     /** Per key expression, the pks of the rows by each key text. */
     private final List<Map<String, List<String>>> byKey;
     private final List<String> every;
 
-    ModelKeys(KeyedVisibilityPolicy<?> policy, Map<String, List<List<String>>> keysOf) {
-        this.policy = policy;
+    ModelKeys(Map<String, List<List<String>>> keysOf) {
         this.every = new ArrayList<>(keysOf.keySet()); // a copy: the map of every row's keys is not kept
         this.byKey = new ArrayList<>();
         keysOf.forEach((pk, rows) -> {
@@ -51,11 +49,8 @@ public final class ModelKeys {
      */
     public Set<String> members(Scope scope, int limit) {
         VisibilityKeys keys = scope.keys();
-        if (keys == null) {
+        if (keys == null) { // not keyed, or an anonymous viewer the policy does not admit (Visibility#scope)
             return null;
-        }
-        if (scope.viewer().isAnonymous() && !policy.admitsAnonymous()) {
-            return Set.of(); // denied before any policy is asked (G8), as everywhere else
         }
         Set<String> members = new HashSet<>();
         if (keys.isAll()) {

@@ -121,7 +121,7 @@ public class Visibility {
         try {
             var rows = ScopeQueries.subjectKeys(em, keyed, filter, null, maxRows + 1);
             int read = rows.values().stream().mapToInt(java.util.List::size).sum();
-            return read > maxRows ? Optional.empty() : Optional.of(new ModelKeys(keyed, rows));
+            return read > maxRows ? Optional.empty() : Optional.of(new ModelKeys(rows));
         } finally {
             em.close();
         }
