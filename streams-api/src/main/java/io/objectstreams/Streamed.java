@@ -17,7 +17,8 @@ import java.lang.annotation.Target;
  * saying which part changed.
  *
  * <p>Capture needs the mapping file {@code META-INF/object-streams-orm.xml} listed in the persistence
- * unit; see the capture documentation.
+ * unit; see the capture documentation. An entity whose table is also written outside JPA (native SQL, batch jobs,
+ * other services) can be captured by a PostgreSQL trigger instead, with {@link #capture()}.
  */
 @Documented
 @Inherited
@@ -46,4 +47,24 @@ public @interface Streamed {
      * such as {@code lines}.
      */
     String facet() default OBJECT_FACET;
+
+    /**
+     * Who writes this entity's outbox rows. {@link Capture#DEFAULT} leaves it to the setting
+     * {@code streams.capture.<model>} ({@code listener} unless it says {@code trigger}); the other two fix it here,
+     * and a setting that says otherwise fails deployment.
+     */
+    Capture capture() default Capture.DEFAULT;
+
+    /** How an entity's changes reach the outbox. Each entity has exactly one. */
+    enum Capture {
+        /** As the setting {@code streams.capture.<model>} says; the entity listener when it says nothing. */
+        DEFAULT,
+        /** The entity listener: JPA writes only. */
+        LISTENER,
+        /**
+         * A trigger on the entity's table, generated from its mapping: every write, JPA or not. The entity listener
+         * writes no row for it, and only adds the actor and correlation id to the rows the trigger wrote.
+         */
+        TRIGGER
+    }
 }

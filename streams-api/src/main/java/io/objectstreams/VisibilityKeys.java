@@ -89,6 +89,14 @@ public final class VisibilityKeys {
     }
 
     /**
+     * Whether a subject with these rows of keys is visible: through any of them, or to a holder of every key as soon
+     * as it exists, with no row at all ({@code null} is a subject that does not exist or does not match).
+     */
+    public boolean admitsAny(List<List<String>> rows) {
+        return rows != null && (all || rows.stream().anyMatch(this::admits));
+    }
+
+    /**
      * Whether a row whose key expressions have the texts {@code rowKeys} ({@link #keyText} of each value; {@code null}
      * for SQL NULL) is visible.
      */

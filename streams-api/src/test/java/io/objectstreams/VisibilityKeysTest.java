@@ -22,6 +22,17 @@ class VisibilityKeysTest {
     }
 
     @Test
+    void aSubjectWithNoRowOfKeysIsVisibleOnlyToAHolderOfEveryKey() {
+        VisibilityKeys alice = VisibilityKeys.of(Set.of("alice"));
+        List<List<String>> noRow = List.of();
+
+        assertThat(VisibilityKeys.all().admitsAny(noRow)).as("it exists: staff see it").isTrue();
+        assertThat(alice.admitsAny(noRow)).isFalse();
+        assertThat(VisibilityKeys.all().admitsAny(null)).as("no such subject").isFalse();
+        assertThat(alice.admitsAny(List.of(List.of("bob"), List.of("alice")))).as("through any row").isTrue();
+    }
+
+    @Test
     void allAndNoneAreWhatTheySay() {
         assertThat(VisibilityKeys.all().admits(Arrays.asList((String) null))).isTrue();
         assertThat(VisibilityKeys.none().admits(List.of("alice"))).isFalse();

@@ -7,11 +7,14 @@ import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
+import io.objectstreams.it.support.TestDatabase;
 import jakarta.json.JsonObject;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URL;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -24,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The WebSocket keep-alive: {@code streams.websocket.max-idle} closes a connection with no message either way,
  * and {@code streams.websocket.ping-interval} closes one whose client no longer answers pings. One server with a
- * 3 s idle timeout, pings every 500 ms, and at most 10 connections per user.
+ * 3 s idle timeout, pings every 500 ms, at most 10 connections per user, and 2 requests waiting per connection.
  */
 class KeepAliveIT {
 
@@ -37,7 +40,8 @@ class KeepAliveIT {
         server = ServerProcess.start("keep-alive", Deployments.storeFile("keep-alive"), Map.of(
                 "STREAMS_WEBSOCKET_MAX_IDLE", "3s",
                 "STREAMS_WEBSOCKET_PING_INTERVAL", "500ms",
-                "STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "10"));
+                "STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "10",
+                "STREAMS_SUBSCRIPTIONS_MAX_PENDING_REQUESTS", "2"));
         server.awaitStarted(Duration.ofMinutes(3));
         base = server.deployment();
     }
@@ -82,6 +86,40 @@ class KeepAliveIT {
     }
 
     /**
+     * A client whose requests wait for the server (here each subscribe waits for a lock on the orders' table) has its
+     * connection read no further once 2 requests wait: its pongs stay unread behind its frames. It is the server that
+     * is slow, not the client, so it is neither unresponsive nor idle, and every request is answered once the lock
+     * goes, after five ping intervals and longer than the idle timeout.
+     */
+    @Test
+    void aClientWaitingForItsAnswersIsNeitherUnresponsiveNorIdle() throws Exception {
+        JsonObject endedBefore = ended();
+        try (Connection locking = TestDatabase.connect(); StreamClient carol = StreamClient.connect(base, "carol")) {
+            locking.setAutoCommit(false);
+            try (Statement statement = locking.createStatement()) {
+                statement.execute("LOCK TABLE store_order IN ACCESS EXCLUSIVE MODE");
+            }
+            for (int i = 0; i < 8; i++) {
+                carol.send("{\"op\":\"subscribe\",\"kind\":\"filter\",\"model\":\"store.CustomerOrder\","
+                        + "\"filter\":{\"status\":\"open\"},\"subscription_id\":\"waiting-" + i + "\"}");
+            }
+            Thread.sleep(3_500);
+            locking.rollback();
+
+            for (int i = 0; i < 8; i++) {
+                JsonObject answer = carol.poll(30);
+                assertThat(answer).as("answer " + i).isNotNull();
+                assertThat(answer.getString("type")).isEqualTo("subscribed");
+                assertThat(answer.getString("subscription_id")).isEqualTo("waiting-" + i);
+            }
+            assertThat(carol.awaitClosed(Duration.ofMillis(100))).as("still open").isNull();
+        }
+        JsonObject endedAfter = ended();
+        assertThat(count(endedAfter, "unresponsive")).isEqualTo(count(endedBefore, "unresponsive"));
+        assertThat(count(endedAfter, "idle")).isEqualTo(count(endedBefore, "idle"));
+    }
+
+    /**
      * Payara's Tyrus schedules its idle-timer task on every send and pong; with the container's idle timeout off the
      * task never acts, and Object Streams skips it (streams.websocket.skip-container-idle-timer, on by default).
      * Both tests here keep sending and ponging through it. WildFly's Undertow has no such task to skip.
@@ -95,7 +133,8 @@ class KeepAliveIT {
         if (Deployments.server().equals("wildfly")) {
             assertThat(server.log()).doesNotContain(skipping);
         } else {
-            assertThat(server.log()).contains(skipping).doesNotContain("no scheduler field Object Streams knows");
+            assertThat(server.log()).contains(skipping).doesNotContain("no scheduler field Object Streams knows")
+                    .doesNotContain("no managed scheduler field Object Streams knows");
         }
     }
 

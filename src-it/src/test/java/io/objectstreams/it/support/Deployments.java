@@ -62,6 +62,7 @@ public final class Deployments {
                 "CREATE TABLE IF NOT EXISTS it_owned (id bigint PRIMARY KEY, owner varchar(64))",
                 "CREATE TABLE IF NOT EXISTS it_doc (id bigint PRIMARY KEY, owner varchar(64), tenant bigint,"
                         + " status varchar(16), amount int)",
+                "CREATE TABLE IF NOT EXISTS it_doc_reader (doc_id bigint NOT NULL, reader varchar(64) NOT NULL)",
                 "INSERT INTO it_owned (id, owner) VALUES (1, NULL), (2, 'alice') ON CONFLICT DO NOTHING",
                 // The soak's commit-time failure: a second key 0 breaks this constraint only when COMMIT checks it.
                 "CREATE TABLE IF NOT EXISTS it_soak_guard (k int, CONSTRAINT it_soak_guard_k UNIQUE (k) DEFERRABLE INITIALLY DEFERRED)",

@@ -1,6 +1,7 @@
 package io.objectstreams.web.socket;
 
 import jakarta.websocket.Session;
+import jakarta.websocket.WebSocketContainer;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
@@ -13,27 +14,33 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Spares Payara the idle-timer task its WebSocket implementation schedules on every send.
+ * Spares Payara the idle-timer task its WebSocket implementation schedules for every new session and on every send.
  *
- * <p>Tyrus (2.1.5, in Payara 6) restarts a session's idle timer on every message sent and every pong received,
- * whatever the session's idle timeout: it cancels the last task and schedules a new one on the container's managed
- * scheduled executor, with a delay of the timeout, so with no timeout the task runs at once. The managed executor
- * captures the sender's context for the task and sets it up again to run it; that costs more than the send itself
- * (docs/benchmarks.md, "Where Payara's time goes"). Object Streams never uses the container's idle timeout (the
- * keep-alive keeps {@code streams.websocket.max-idle}), so the task never does anything.
+ * <p>Tyrus (2.1.5, in Payara 6) restarts a session's idle timer when the session is built, on every message sent and
+ * on every pong received, whatever the session's idle timeout: it cancels the last task and schedules a new one on the
+ * container's managed scheduled executor, with a delay of the timeout, so with no timeout the task runs at once and
+ * does nothing. The managed executor captures the caller's context for the task and sets it up again to run it; that
+ * costs more than a send (docs/benchmarks.md, "Where Payara's time goes"), and in a reconnect storm the one scheduled
+ * by each new session's constructor was a seventh of Payara's CPU. Object Streams never uses the container's idle
+ * timeout (the keep-alive keeps {@code streams.websocket.max-idle}), so the task never does anything.
  *
- * <p>{@link #install} gives one Tyrus session a scheduler that drops the idle-timer task while the session has no
- * idle timeout and hands every other task to the container's executor. On any other implementation, or a Tyrus
- * whose session no longer has the field, it does nothing and says so once in the log.
+ * <p>{@link #install} hands the container (from the first session on, so every later session is built with it) and
+ * the session a scheduler that drops an idle-timer task scheduled with no delay, which is one with no idle timeout,
+ * and hands every other task to the container's executor. On any other implementation, or a Tyrus without those
+ * fields, it does nothing and says so once in the log.
  */
 final class TyrusIdleTimer {
 
     private static final Logger LOG = Logger.getLogger(TyrusIdleTimer.class.getName());
     private static final String SESSION_CLASS = "org.glassfish.tyrus.core.TyrusSession";
+    private static final String CONTAINER_CLASS = "org.glassfish.tyrus.core.BaseContainer";
     private static final String IDLE_TASK_CLASS = SESSION_CLASS + "$IdleTimeoutCommand";
     /** Tyrus's session field holding the scheduler; null until the first Tyrus session, or when absent. */
     private static volatile Field schedulerField;
+    /** Tyrus's container field holding the managed scheduler; null until found. */
+    private static volatile Field containerField;
     private static volatile boolean unavailable;
+    private static volatile boolean containerUnavailable;
 
     private TyrusIdleTimer() {
     }
@@ -46,24 +53,13 @@ final class TyrusIdleTimer {
         try {
             Field field = schedulerField;
             if (field == null || field.getDeclaringClass() != session.getClass()) {
-                field = session.getClass().getDeclaredField("service");
-                if (!ScheduledExecutorService.class.isAssignableFrom(field.getType())) {
-                    throw new NoSuchFieldException("service is a " + field.getType().getName());
-                }
-                field.setAccessible(true);
+                field = scheduler(session.getClass(), "service");
                 schedulerField = field;
                 LOG.info("WebSocket sessions skip Tyrus's idle-timer task, which never acts with no idle timeout "
                         + "(streams.websocket.skip-container-idle-timer)");
             }
-            Object current = field.get(session);
-            if (current instanceof Skipping) {
-                return true;
-            }
-            if (!(current instanceof ScheduledExecutorService container)) {
-                return false;
-            }
-            field.set(session, new Skipping(container, session));
-            return true;
+            installOn(session.getContainer());
+            return wrap(field, session);
         } catch (ReflectiveOperationException | RuntimeException e) {
             // Only a cost is at stake: the session is untouched, Tyrus keeps scheduling its own (inert) task, and
             // every event and resync still goes out as before, so no client is owed anything here.
@@ -74,20 +70,77 @@ final class TyrusIdleTimer {
         }
     }
 
-    /** The container's scheduler, without the idle-timer task while the session has no idle timeout. */
+    /**
+     * Gives the container the skipping scheduler too, once, so that the sessions built from now on skip the task
+     * their constructor schedules. Without the field (another Tyrus, or a container with no managed executor) the
+     * sessions still skip it from {@code onOpen} on.
+     */
+    private static void installOn(WebSocketContainer container) {
+        if (containerUnavailable || container == null) {
+            return;
+        }
+        try {
+            Field field = containerField;
+            if (field == null) {
+                Class<?> type = container.getClass();
+                while (type != null && !type.getName().equals(CONTAINER_CLASS)) {
+                    type = type.getSuperclass();
+                }
+                if (type == null) {
+                    throw new NoSuchFieldException("not a " + CONTAINER_CLASS);
+                }
+                field = scheduler(type, "managedScheduledExecutorService");
+                containerField = field;
+            }
+            if (!(field.get(container) instanceof Skipping)) {
+                synchronized (TyrusIdleTimer.class) {
+                    wrap(field, container);
+                }
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            containerUnavailable = true;
+            LOG.log(Level.INFO, "This Tyrus container has no managed scheduler field Object Streams knows; each new "
+                    + "WebSocket session schedules one idle-timer task before it opens", e);
+        }
+    }
+
+    private static Field scheduler(Class<?> type, String name) throws NoSuchFieldException {
+        Field field = type.getDeclaredField(name);
+        if (!ScheduledExecutorService.class.isAssignableFrom(field.getType())) {
+            throw new NoSuchFieldException(name + " is a " + field.getType().getName());
+        }
+        field.setAccessible(true);
+        return field;
+    }
+
+    /** Whether {@code owner}'s scheduler in {@code field} skips the task now; false if it holds none. */
+    private static boolean wrap(Field field, Object owner) throws IllegalAccessException {
+        Object current = field.get(owner);
+        if (current instanceof Skipping) {
+            return true;
+        }
+        if (!(current instanceof ScheduledExecutorService container)) {
+            return false;
+        }
+        field.set(owner, new Skipping(container));
+        return true;
+    }
+
+    /**
+     * The container's scheduler, without the idle-timer task of a session with no idle timeout: Tyrus schedules it
+     * with the timeout as its delay, so that task is the one with no delay.
+     */
     static final class Skipping extends AbstractExecutorService implements ScheduledExecutorService {
 
         private final ScheduledExecutorService container;
-        private final Session session;
 
-        Skipping(ScheduledExecutorService container, Session session) {
+        Skipping(ScheduledExecutorService container) {
             this.container = container;
-            this.session = session;
         }
 
         @Override
         public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-            if (session.getMaxIdleTimeout() <= 0 && command.getClass().getName().equals(IDLE_TASK_CLASS)) {
+            if (delay <= 0 && command.getClass().getName().equals(IDLE_TASK_CLASS)) {
                 return Skipped.INSTANCE;
             }
             return container.schedule(command, delay, unit);

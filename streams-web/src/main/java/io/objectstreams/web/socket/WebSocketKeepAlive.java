@@ -108,9 +108,9 @@ public class WebSocketKeepAlive {
         long now = System.nanoTime();
         for (WebSocketSubscriber subscriber : open) {
             try {
-                if (maxIdleNanos > 0 && now - subscriber.lastActive() > maxIdleNanos) {
+                if (maxIdleNanos > 0 && subscriber.inactiveFor(now, maxIdleNanos)) {
                     end(subscriber, "idle", CloseCodes.GOING_AWAY, "Idle for longer than streams.websocket.max-idle");
-                } else if (pingNanos > 0 && now - subscriber.lastHeard() > 2 * pingNanos) {
+                } else if (pingNanos > 0 && subscriber.unheardFor(now, 2 * pingNanos)) {
                     end(subscriber, "unresponsive", CloseCodes.VIOLATED_POLICY,
                             "No answer to two pings (streams.websocket.ping-interval)");
                 } else if (pingNanos > 0 && now - subscriber.nextPing >= 0) {

@@ -96,12 +96,22 @@ final class WebSocketSubscriber implements Subscriber {
         lastHeard = System.nanoTime();
     }
 
-    long lastHeard() {
-        return lastHeard;
+    /**
+     * Whether nothing was heard from the client (pongs and messages) for longer than {@code limitNanos} at
+     * {@code now}. Never while the server holds this connection's reader for its requests to be answered: the
+     * client's pongs then wait unread behind its messages, and the slow one is the server.
+     */
+    boolean unheardFor(long now, long limitNanos) {
+        return now - lastHeard > limitNanos && !readerHeld();
     }
 
-    long lastActive() {
-        return lastActive;
+    /** Whether no message went either way for longer than {@code limitNanos}; never while its reader is held. */
+    boolean inactiveFor(long now, long limitNanos) {
+        return now - lastActive > limitNanos && !readerHeld();
+    }
+
+    private boolean readerHeld() {
+        return requests != null && requests.holdsReader();
     }
 
     /**
@@ -153,7 +163,11 @@ final class WebSocketSubscriber implements Subscriber {
             }
             return;
         }
-        if (!requests.submit(() -> handleNow(text), text.length())) {
+        boolean queued = requests.submit(() -> handleNow(text), text.length());
+        // The submit may have waited for room, reading nothing meanwhile: the client's silence starts only now.
+        lastHeard = System.nanoTime();
+        lastActive = lastHeard;
+        if (!queued) {
             // Interrupted while waiting for room, or the server is stopping: answered, never silently dropped.
             session.refuse(new ProtocolError(ErrorCode.UNAVAILABLE, "The server could not take this message now;"
                     + " send it again"));

@@ -28,6 +28,8 @@ public final class RequestQueue {
     private long pendingChars;
     private boolean scheduled;
     private boolean closed;
+    /** Callers of {@link #submit} waiting for room: the transport reads nothing more of the connection meanwhile. */
+    private int waitingForRoom;
 
     private record Waiting(Runnable request, int chars) {
     }
@@ -56,11 +58,14 @@ public final class RequestQueue {
         synchronized (this) {
             while (!closed && (pending.size() >= maxPending
                     || !pending.isEmpty() && pendingChars + chars > maxPendingChars)) {
+                waitingForRoom++;
                 try {
                     wait();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return false;
+                } finally {
+                    waitingForRoom--;
                 }
             }
             if (closed) {
@@ -82,6 +87,14 @@ public final class RequestQueue {
         pending.clear();
         pendingChars = 0;
         notifyAll();
+    }
+
+    /**
+     * Whether the connection's reader is held in {@link #submit}, waiting for room: what the client sent since, its
+     * pongs included, is not read yet, so its silence says nothing about the client.
+     */
+    public synchronized boolean holdsReader() {
+        return waitingForRoom > 0;
     }
 
     /** The requests waiting, for tests and status. */

@@ -108,71 +108,16 @@ final class ScopeQueries {
         if (holders.isEmpty()) {
             return;
         }
-        Map<String, List<List<String>>> keysOf = subjectKeys(em, policy, filter, union);
+        Map<String, List<List<String>>> keysOf = KeyRows.read(em, policy, filter, union, Integer.MAX_VALUE);
         holders.forEach((scope, keys) -> {
             Set<String> visible = decided.get(scope);
             for (String pk : pksByScope.get(scope)) {
                 List<List<String>> rows = keysOf.get(pk);
-                if (rows != null && rows.stream().anyMatch(keys::admits)) {
+                if (keys.admitsAny(rows)) {
                     visible.add(pk);
                 }
             }
         });
-    }
-
-    /**
-     * The keys of each of {@code pks} that exists and matches {@code filter}, in one query: a subject with a key
-     * expression through a collection has several rows of keys, and is visible through any of them.
-     */
-    static <E> Map<String, List<List<String>>> subjectKeys(EntityManager em, KeyedVisibilityPolicy<E> policy,
-                                                           Filter filter, Collection<String> pks) {
-        return subjectKeys(em, policy, filter, pks, Integer.MAX_VALUE);
-    }
-
-    /**
-     * As {@link #subjectKeys(EntityManager, KeyedVisibilityPolicy, Filter, Collection)}, of every row that matches
-     * {@code filter} when {@code pks} is {@code null}; at most {@code maxRows} rows are read.
-     */
-    static <E> Map<String, List<List<String>>> subjectKeys(EntityManager em, KeyedVisibilityPolicy<E> policy,
-                                                           Filter filter, Collection<String> pks, int maxRows) {
-        CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaQuery<Tuple> query = cb.createTupleQuery();
-        Root<E> root = query.from(policy.entity());
-        Path<Object> id = id(em, policy, root);
-        List<Expression<?>> by = policy.visibleBy(cb, root);
-        for (Expression<?> key : by) {
-            if (!VisibilityKeys.supportsKeyType(key.getJavaType())) {
-                throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
-                        + key.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs, booleans"
-                        + " and enums can); use a predicate policy for it");
-            }
-        }
-        List<Selection<?>> columns = new ArrayList<>();
-        columns.add(id);
-        columns.addAll(by);
-        List<Predicate> where = new ArrayList<>();
-        if (pks != null) {
-            List<Object> ids = ids(em, policy, pks);
-            if (ids.isEmpty()) {
-                return Map.of();
-            }
-            where.add(id.in(ids));
-        }
-        where.add(filter.toPredicate(cb, root));
-        query.multiselect(columns).where(where.toArray(Predicate[]::new));
-        TypedQuery<Tuple> typed = em.createQuery(query);
-        if (maxRows < Integer.MAX_VALUE) {
-            typed.setMaxResults(maxRows);
-        }
-        Map<String, List<List<String>>> keysOf = new HashMap<>();
-        for (Tuple row : typed.getResultList()) {
-            List<String> rowKeys = new ArrayList<>(by.size());
-            for (int i = 1; i <= by.size(); i++) {
-                rowKeys.add(VisibilityKeys.keyText(row.get(i)));
-            }
-            keysOf.computeIfAbsent(String.valueOf(row.get(0)), k -> new ArrayList<>(1)).add(rowKeys);
-        }
-        return keysOf;
     }
 
     /**
@@ -190,7 +135,7 @@ final class ScopeQueries {
         Path<Object> id = root.get(entity.getId(idType).getName());
         List<Predicate> where = new ArrayList<>();
         if (pks != null) {
-            List<Object> ids = pks.stream().map(pk -> parseId(pk, idType)).filter(Objects::nonNull).toList();
+            List<Object> ids = pks.stream().map(pk -> KeyRows.parseId(pk, idType)).filter(Objects::nonNull).toList();
             if (ids.isEmpty()) {
                 return Set.of();
             }
@@ -219,7 +164,7 @@ final class ScopeQueries {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
-        Path<Object> id = id(em, policy, root);
+        Path<Object> id = KeyRows.id(em, policy, root);
         List<Selection<?>> columns = new ArrayList<>();
         columns.add(id);
         for (Scope scope : chunk) {
@@ -231,7 +176,7 @@ final class ScopeQueries {
             // for every viewer of the query): such a policy is asked one viewer at a time.
             throw new MultiplexUnsupported(policy.getClass().getName() + ".visibleTo joins; decided per viewer");
         }
-        List<Object> ids = ids(em, policy, union);
+        List<Object> ids = KeyRows.ids(em, policy, union);
         if (ids.isEmpty()) {
             return;
         }
@@ -268,33 +213,5 @@ final class ScopeQueries {
      */
     private static Predicate neverConstant(CriteriaBuilder cb, Path<Object> id, Predicate visible) {
         return cb.and(cb.isNotNull(id), cb.or(cb.isNull(id), visible));
-    }
-
-    private static <E> Path<Object> id(EntityManager em, VisibilityPolicy<E> policy, Root<E> root) {
-        var entity = em.getMetamodel().entity(policy.entity());
-        return root.get(entity.getId(entity.getIdType().getJavaType()).getName());
-    }
-
-    private static <E> List<Object> ids(EntityManager em, VisibilityPolicy<E> policy, Collection<String> pks) {
-        Class<?> type = em.getMetamodel().entity(policy.entity()).getIdType().getJavaType();
-        return pks.stream().map(pk -> parseId(pk, type)).filter(Objects::nonNull).toList();
-    }
-
-    /** A pk that cannot be an id of this entity names nothing, so nothing visible. */
-    static Object parseId(String pk, Class<?> type) {
-        try {
-            if (type == Long.class || type == long.class) {
-                return Long.valueOf(pk);
-            }
-            if (type == Integer.class || type == int.class) {
-                return Integer.valueOf(pk);
-            }
-            if (type == UUID.class) {
-                return UUID.fromString(pk);
-            }
-            return type == String.class ? pk : null;
-        } catch (IllegalArgumentException notAnId) {
-            return null;
-        }
     }
 }

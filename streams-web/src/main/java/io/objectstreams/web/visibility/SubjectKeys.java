@@ -32,8 +32,7 @@ public final class SubjectKeys {
         VisibilityKeys keys = ScopeQueries.keys(policy, scope);
         Set<String> admitted = new HashSet<>();
         for (String pk : pks) {
-            List<List<String>> rows = keysOf.get(pk);
-            if (rows != null && rows.stream().anyMatch(keys::admits)) {
+            if (keys.admitsAny(keysOf.get(pk))) {
                 admitted.add(pk);
             }
         }

@@ -98,7 +98,7 @@ public class Visibility {
         }
         EntityManager em = factory(keyed).createEntityManager();
         try {
-            return Optional.of(new SubjectKeys(keyed, ScopeQueries.subjectKeys(em, keyed, Filter.NONE, pks)));
+            return Optional.of(new SubjectKeys(keyed, KeyRows.read(em, keyed, Filter.NONE, pks, Integer.MAX_VALUE)));
         } finally {
             em.close();
         }
@@ -119,7 +119,7 @@ public class Visibility {
         }
         EntityManager em = factory(keyed).createEntityManager();
         try {
-            var rows = ScopeQueries.subjectKeys(em, keyed, filter, null, maxRows + 1);
+            var rows = KeyRows.read(em, keyed, filter, null, maxRows + 1);
             int read = rows.values().stream().mapToInt(java.util.List::size).sum();
             return read > maxRows ? Optional.empty() : Optional.of(new ModelKeys(rows));
         } finally {
@@ -276,7 +276,7 @@ public class Visibility {
         }
         EntityManagerFactory factory = factory(policy.get());
         var entity = factory.getMetamodel().entity(policy.get().entity());
-        Object id = ScopeQueries.parseId(pk, entity.getIdType().getJavaType());
+        Object id = KeyRows.parseId(pk, entity.getIdType().getJavaType());
         return id == null ? pk : id.toString();
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.glassfish.tyrus.core.BaseContainer;
 import org.glassfish.tyrus.core.TyrusSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,35 @@ class TyrusIdleTimerTest {
         }
 
         assertThat(container.scheduled).hasValue(0);
+    }
+
+    @Test
+    void sessionsBuiltAfterTheFirstNeverScheduleTheTaskEvenInTheirConstructor() {
+        BaseContainer tyrus = new BaseContainer(container);
+        TyrusSession first = new TyrusSession(tyrus);
+        assertThat(container.scheduled).as("the first session's constructor, before anything is installed").hasValue(1);
+
+        assertThat(TyrusIdleTimer.install(first)).isTrue();
+        for (int i = 0; i < 1_000; i++) {
+            TyrusSession later = new TyrusSession(tyrus);
+            assertThat(TyrusIdleTimer.install(later)).isTrue();
+            later.restartIdleTimeoutExecutor();
+        }
+
+        assertThat(container.scheduled).hasValue(1);
+        assertThat(tyrus.getScheduledExecutorService()).isInstanceOf(TyrusIdleTimer.Skipping.class);
+    }
+
+    @Test
+    void aSessionWithAnIdleTimeoutBuiltOnTheSkippingContainerStillHasItsTask() {
+        BaseContainer tyrus = new BaseContainer(container);
+        TyrusIdleTimer.install(new TyrusSession(tyrus));
+        TyrusSession timed = new TyrusSession(tyrus);
+
+        timed.setMaxIdleTimeout(30_000);
+        timed.restartIdleTimeoutExecutor();
+
+        assertThat(container.scheduled).hasValue(2);
     }
 
     @Test

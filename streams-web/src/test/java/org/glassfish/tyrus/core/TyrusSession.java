@@ -16,16 +16,28 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The shape of Tyrus 2.1.5's session that {@code TyrusIdleTimer} relies on (read from the bytecode Payara 6 ships):
- * a private {@code service} field with the scheduler, and {@link #restartIdleTimeoutExecutor} scheduling an
- * {@code IdleTimeoutCommand} with the idle timeout as its delay on every send. Nothing else is used.
+ * a private {@code service} field with the scheduler, taken from its container when it is built, and
+ * {@link #restartIdleTimeoutExecutor} scheduling an {@code IdleTimeoutCommand} with the idle timeout as its delay, in
+ * the constructor and on every send. Nothing else is used.
  */
 public class TyrusSession implements Session {
 
+    private final BaseContainer container;
     private ScheduledExecutorService service;
     private long maxIdleTimeout;
 
+    /** A session of no container, on {@code service}. */
     public TyrusSession(ScheduledExecutorService service) {
+        this.container = null;
         this.service = service;
+    }
+
+    /** A session as Tyrus builds one: with its container's scheduler, and the container's idle timeout set. */
+    public TyrusSession(BaseContainer container) {
+        this.container = container;
+        this.service = container.getScheduledExecutorService();
+        setMaxIdleTimeout(container.getDefaultMaxSessionIdleTimeout());
+        restartIdleTimeoutExecutor();
     }
 
     /** What Tyrus runs on every send and every pong. */
@@ -55,7 +67,7 @@ public class TyrusSession implements Session {
 
     @Override
     public WebSocketContainer getContainer() {
-        throw new UnsupportedOperationException();
+        return container;
     }
 
     @Override

@@ -1,11 +1,17 @@
 package io.objectstreams.it.support.server;
 
+import jakarta.persistence.CollectionTable;
+import jakarta.persistence.Column;
+import jakarta.persistence.ElementCollection;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
 import jakarta.persistence.Table;
+import java.util.Set;
 
 /**
- * A document with an owner, a tenant, a status and an amount, all of which may be null: the world of the
+ * A document with an owner, a tenant, a status and an amount, all of which may be null, and any number of readers
+ * (a key reached through a join): the world of the
  * visibility equivalence test ({@link VisibilityEquivalenceResource}). Not streamed; nothing subscribes to it.
  */
 @Entity(name = "ItDoc")
@@ -22,4 +28,9 @@ public class ItDoc {
     private String status;
 
     private Integer amount;
+
+    @ElementCollection
+    @CollectionTable(name = "it_doc_reader", joinColumns = @JoinColumn(name = "doc_id"))
+    @Column(name = "reader")
+    private Set<String> readers;
 }

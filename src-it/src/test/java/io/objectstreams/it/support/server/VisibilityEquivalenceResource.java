@@ -20,6 +20,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.Expression;
+import jakarta.persistence.criteria.JoinType;
 import jakarta.persistence.criteria.Predicate;
 import jakarta.persistence.criteria.Root;
 import jakarta.ws.rs.POST;
@@ -138,6 +139,7 @@ public class VisibilityEquivalenceResource {
     private void writeWorld(Random random) throws NamingException, SQLException {
         try (Connection c = dataSource().getConnection()) {
             try (Statement s = c.createStatement()) {
+                s.execute("DELETE FROM it_doc_reader");
                 s.execute("DELETE FROM it_doc");
             }
             try (PreparedStatement insert = c.prepareStatement(
@@ -156,7 +158,26 @@ public class VisibilityEquivalenceResource {
                 }
                 insert.executeBatch();
             }
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO it_doc_reader (doc_id, reader) VALUES (?, ?)")) {
+                for (int id = 1; id <= DOCUMENTS; id++) {
+                    for (String reader : randomReaders(random)) {
+                        insert.setLong(1, id);
+                        insert.setString(2, reader);
+                        insert.addBatch();
+                    }
+                }
+                insert.executeBatch();
+            }
         }
+    }
+
+    /** None to three readers, most often none or one. */
+    private static Set<String> randomReaders(Random random) {
+        Set<String> readers = new HashSet<>();
+        for (int n = random.nextInt(4) == 0 ? 1 + random.nextInt(3) : random.nextInt(2); n > 0; n--) {
+            readers.add(NAMES.get(random.nextInt(NAMES.size())));
+        }
+        return readers;
     }
 
     /** The writes of the batch: documents that move to another owner or tenant, or go away, after the draw. */
@@ -164,11 +185,18 @@ public class VisibilityEquivalenceResource {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
             for (int i = 0; i < 5; i++) {
                 long id = 1 + random.nextInt(DOCUMENTS);
-                switch (random.nextInt(3)) {
+                switch (random.nextInt(5)) {
                     case 0 -> s.executeUpdate("UPDATE it_doc SET owner = '" + NAMES.get(random.nextInt(NAMES.size()))
                             + "' WHERE id = " + id);
                     case 1 -> s.executeUpdate("UPDATE it_doc SET tenant = " + (1 + random.nextInt(4)) + " WHERE id = " + id);
-                    default -> s.executeUpdate("DELETE FROM it_doc WHERE id = " + id);
+                    // A reader given or taken away: the document moves between viewers through the join.
+                    case 2 -> s.executeUpdate("INSERT INTO it_doc_reader (doc_id, reader) SELECT " + id + ", '"
+                            + NAMES.get(random.nextInt(NAMES.size())) + "' FROM it_doc WHERE id = " + id);
+                    case 3 -> s.executeUpdate("DELETE FROM it_doc_reader WHERE doc_id = " + id);
+                    default -> {
+                        s.executeUpdate("DELETE FROM it_doc_reader WHERE doc_id = " + id);
+                        s.executeUpdate("DELETE FROM it_doc WHERE id = " + id);
+                    }
                 }
             }
         }
@@ -227,7 +255,7 @@ public class VisibilityEquivalenceResource {
             this.seed = seed;
             this.em = em;
             Random random = new Random(seed);
-            this.by = random.nextInt(3);
+            this.by = random.nextInt(5);
             this.anonymous = random.nextInt(4) == 0;
         }
 
@@ -251,7 +279,11 @@ public class VisibilityEquivalenceResource {
             return switch (by) {
                 case 0 -> List.of(root.get("owner"));
                 case 1 -> List.of(root.get("tenant"));
-                default -> List.of(root.get("owner"), root.get("tenant"));
+                case 2 -> List.of(root.get("owner"), root.get("tenant"));
+                // Keys through a join: one row per reader, none for a document with no reader (an inner join),
+                // or the owner beside them (a left join, so that a document with no reader is still its owner's).
+                case 3 -> List.of(root.join("readers"));
+                default -> List.of(root.get("owner"), root.join("readers", JoinType.LEFT));
             };
         }
 
@@ -283,15 +315,29 @@ public class VisibilityEquivalenceResource {
                 tenants.add("x");
             }
             return switch (by) {
-                case 0 -> VisibilityKeys.of(owners);
+                case 0, 3 -> VisibilityKeys.of(owners);
                 case 1 -> VisibilityKeys.of(tenants);
-                default -> VisibilityKeys.of(owners, tenants);
+                case 2 -> VisibilityKeys.of(owners, tenants);
+                default -> VisibilityKeys.of(owners, readerKeys(random, viewer));
             };
+        }
+
+        /** The readers a viewer may read for: its own name, another's, or nobody's. */
+        private static Set<Object> readerKeys(Random random, Viewer viewer) {
+            Set<Object> readers = new HashSet<>();
+            if (!viewer.isAnonymous() && random.nextInt(3) > 0) {
+                readers.add(viewer.name());
+            }
+            if (random.nextInt(3) == 0) {
+                readers.add(NAMES.get(random.nextInt(NAMES.size())));
+            }
+            return readers;
         }
 
         @Override
         public String toString() {
-            return "keyed by " + List.of("owner", "tenant", "owner, tenant").get(by) + (anonymous ? ", admits anonymous" : "");
+            return "keyed by " + List.of("owner", "tenant", "owner, tenant", "readers (join)", "owner, readers (left join)")
+                    .get(by) + (anonymous ? ", admits anonymous" : "");
         }
     }
 
