@@ -36,11 +36,23 @@ public final class HealthData {
     public static final String FAILED_FAN_OUTS = "failedFanOuts";
     public static final String DELIVERED_EVENTS = "deliveredEvents";
     public static final String RESYNCS = "resyncs";
+    public static final String TRIGGER_TABLES = "triggerCapturedTables";
+    public static final String CAPTURE_PROBLEMS = "captureProblems";
 
     /** What the health data says in place of an error's text, which only the admin status shows. */
     public static final String WITHHELD = "failing; the text is in streams/admin/status (streams-admin role)";
 
     private HealthData() {
+    }
+
+    /** Trigger capture's figures: its tables, and what keeps any of them from being captured. */
+    public static Map<String, Object> of(CaptureReport report) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put(TRIGGER_TABLES, (long) report.tables());
+        if (!report.ok()) {
+            data.put(CAPTURE_PROBLEMS, String.join("; ", report.problems()));
+        }
+        return Collections.unmodifiableMap(data);
     }
 
     /** The listener's figures, in the order the health data has always listed them. */

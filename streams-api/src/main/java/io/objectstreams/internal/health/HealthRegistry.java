@@ -25,6 +25,9 @@ public final class HealthRegistry {
     /** This instance's client connections, on every transport. */
     public static final Key<SessionReport> SESSIONS = new Key<>("sessions", SessionReport.class);
 
+    /** Trigger capture's check of its tables ({@code streams-ejb}). */
+    public static final Key<CaptureReport> CAPTURE = new Key<>("capture", CaptureReport.class);
+
     private static final HealthRegistry APPLICATION = new HealthRegistry();
 
     /** Names one kind of report and its type. */

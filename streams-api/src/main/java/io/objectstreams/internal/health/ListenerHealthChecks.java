@@ -12,7 +12,8 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * MicroProfile Health for the listener (G13), both named {@value #NAME}. Readiness is DOWN when the listener
  * is not listening or the oldest committed row without a cursor is older than
- * {@code streams.health.max-backlog-age}; liveness is DOWN when the listener or delivery thread has died, or the listener gave up.
+ * {@code streams.health.max-backlog-age}, or a table captured by trigger is not (a trigger missing, outdated or
+ * disabled: its writes would go unstreamed, G3); liveness is DOWN when the listener or delivery thread has died, or the listener gave up.
  * Both are DOWN while no listener is registered (it is starting, or failed to deploy).
  *
  * <p>A bean of {@code streams-api} although nothing else about it is API: in an EAR that jar sits in {@code lib/},
@@ -26,7 +27,9 @@ public class ListenerHealthChecks {
     @Produces
     @Readiness
     HealthCheck readiness() {
-        return check(HealthRegistry.application(), ListenerReport::ready);
+        HealthRegistry registry = HealthRegistry.application();
+        return check(registry, report -> report.ready()
+                && registry.report(HealthRegistry.CAPTURE).map(CaptureReport::ok).orElse(true));
     }
 
     @Produces
@@ -50,6 +53,8 @@ public class ListenerHealthChecks {
         HealthData.of(report).forEach((name, value) -> with(response, name, value));
         registry.report(HealthRegistry.SESSIONS)
                 .ifPresent(sessions -> HealthData.of(sessions).forEach((name, value) -> with(response, name, value)));
+        registry.report(HealthRegistry.CAPTURE)
+                .ifPresent(capture -> HealthData.of(capture).forEach((name, value) -> with(response, name, value)));
         return response;
     }
 

@@ -53,6 +53,10 @@ final class TransactionChanges implements Synchronization {
     /** Registers a synchronization behind those registered so far; false if the transaction refuses. */
     private final Predicate<Synchronization> deferral;
     private boolean deferred;
+    /** A trigger-captured entity changed: the rows its trigger wrote are owed this action's metadata. */
+    private boolean tagOwed;
+    private String tagActor;
+    private String tagCorrelationId;
 
     /**
      * @param deferral registers an interposed synchronization during completion, behind every one registered so
@@ -91,6 +95,23 @@ final class TransactionChanges implements Synchronization {
         writeIfLate();
     }
 
+    /**
+     * A change of an entity its table's trigger captures: no row is recorded here, but the rows the trigger wrote in
+     * this transaction get the action's actor and correlation id, as the entity listener's rows do.
+     */
+    void triggerCaptured(String actor, String correlationId) {
+        if (actor == null && correlationId == null) {
+            return;
+        }
+        // The first action's: a change flushed at commit, after its action closed, knows only the caller.
+        tagActor = tagActor != null ? tagActor : actor;
+        tagCorrelationId = tagCorrelationId != null ? tagCorrelationId : correlationId;
+        tagOwed = true;
+        if (completing) {
+            writeAtCompletion(); // a late flush: tag now, while the transaction is still open
+        }
+    }
+
     void published(SourceEvent event, String actor, String correlationId) {
         seen.add(new Seen(null, null, event.op(), event.changedFields(), null, event, actor, correlationId));
         writeIfLate();
@@ -125,6 +146,10 @@ final class TransactionChanges implements Synchronization {
             writer.insert(rows, connection);
             written += rows.size();
         }
+        if (tagOwed) {
+            tagOwed = false;
+            writer.tagTriggerRows(connection, tagActor, tagCorrelationId);
+        }
     }
 
     /**
@@ -133,7 +158,7 @@ final class TransactionChanges implements Synchronization {
      */
     @Override
     public void beforeCompletion() {
-        if (!deferred && recorded < seen.size()) {
+        if (!deferred && (recorded < seen.size() || tagOwed)) {
             deferred = true;
             if (deferral.test(new Synchronization() {
                 @Override
@@ -158,6 +183,10 @@ final class TransactionChanges implements Synchronization {
         if (!rows.isEmpty()) {
             writer.insertAtCompletion(rows);
             written += rows.size();
+        }
+        if (tagOwed) {
+            tagOwed = false;
+            writer.tagTriggerRowsAtCompletion(tagActor, tagCorrelationId);
         }
     }
 

@@ -41,10 +41,13 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     @Inject
     Instance<SecurityContext> security;
 
+    @Inject
+    CaptureModes modes;
+
     @Override
     public void loaded(Object entity) {
         // Reads outside a transaction cannot be followed by a captured write of the same instance.
-        if (isActive()) {
+        if (isActive() && !modes.byTrigger(entity.getClass())) {
             changes().loaded(entity);
         }
     }
@@ -56,7 +59,12 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
                     + " was flushed outside an active JTA transaction; Object Streams captures only transactional writes");
         }
         ActionContext action = action();
-        changes().entityChanged(entity, op, action.actor(), action.correlationId());
+        if (modes.byTrigger(entity.getClass())) {
+            // Its trigger writes the row; this transaction's rows only get the actor and correlation id.
+            changes().triggerCaptured(action.actor(), action.correlationId());
+        } else {
+            changes().entityChanged(entity, op, action.actor(), action.correlationId());
+        }
     }
 
     @Override

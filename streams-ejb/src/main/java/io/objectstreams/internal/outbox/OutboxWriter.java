@@ -29,6 +29,14 @@ public class OutboxWriter {
                    WITH ORDINALITY AS r(model, pk, facet, op, changed_fields, metadata, ord)
              ORDER BY r.ord""";
 
+    /**
+     * Adds metadata to the rows capture triggers wrote in this transaction: their ids are this transaction's block,
+     * from its id ({@code TriggerSql}), so the update reads them by primary key and nothing else.
+     */
+    static final String TAG = "UPDATE streams_outbox SET metadata = metadata || ?::jsonb"
+            + " WHERE id >= (txid_current() << 22) - 4611686018427387904"
+            + " AND id < (txid_current() << 22) - 4611686018427387904 + 4194304";
+
     /** Looked up once: {@code Json.createX} looks the provider up again on every call (three times per row). */
     private static final JsonProvider JSON = JsonProvider.provider();
 
@@ -67,6 +75,33 @@ public class OutboxWriter {
         }
     }
 
+    /** Gives the rows capture triggers wrote in this transaction the action's actor and correlation id. */
+    public void tagTriggerRows(Connection connection, String actor, String correlationId) {
+        try (PreparedStatement tag = connection.prepareStatement(TAG)) {
+            tag.setString(1, metadata(actor, correlationId).build().toString());
+            tag.executeUpdate();
+        } catch (SQLException e) {
+            throw new StreamsException("outbox_write_failed", "Could not add the actor to the rows capture triggers"
+                    + " wrote; the transaction is rolled back: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * As {@link #tagTriggerRows(Connection, String, String)}, through a connection of {@code streams.datasource} that
+     * the server enlists in the transaction while it completes. Where it gives an autocommitting one instead
+     * (Payara: EclipseLink tags through its own connection first) there is nothing of this transaction to tag.
+     */
+    public void tagTriggerRowsAtCompletion(String actor, String correlationId) {
+        try (Connection connection = config.dataSource().getConnection()) {
+            if (!connection.getAutoCommit()) {
+                tagTriggerRows(connection, actor, correlationId);
+            }
+        } catch (SQLException e) {
+            throw new StreamsException("outbox_write_failed", "Could not add the actor to the rows capture triggers"
+                    + " wrote; the transaction is rolled back: " + e.getMessage(), e);
+        }
+    }
+
     private static StreamsException failed(List<OutboxRow> rows, SQLException e) {
         return new StreamsException("outbox_write_failed", "Could not write " + rows.size()
                 + " outbox row(s); the transaction is rolled back so no change goes unrecorded: " + e.getMessage(), e);
@@ -75,13 +110,7 @@ public class OutboxWriter {
     static String toJson(List<OutboxRow> rows) {
         JsonArrayBuilder array = JSON.createArrayBuilder();
         for (OutboxRow row : rows) {
-            JsonObjectBuilder metadata = JSON.createObjectBuilder();
-            if (row.actor() != null) {
-                metadata.add("actor", row.actor());
-            }
-            if (row.correlationId() != null) {
-                metadata.add("correlation_id", row.correlationId());
-            }
+            JsonObjectBuilder metadata = metadata(row.actor(), row.correlationId());
             array.add(JSON.createObjectBuilder()
                     .add("model", row.model())
                     .add("pk", row.pk())
@@ -91,5 +120,16 @@ public class OutboxWriter {
                     .add("metadata", metadata));
         }
         return array.build().toString();
+    }
+
+    private static JsonObjectBuilder metadata(String actor, String correlationId) {
+        JsonObjectBuilder metadata = JSON.createObjectBuilder();
+        if (actor != null) {
+            metadata.add("actor", actor);
+        }
+        if (correlationId != null) {
+            metadata.add("correlation_id", correlationId);
+        }
+        return metadata;
     }
 }

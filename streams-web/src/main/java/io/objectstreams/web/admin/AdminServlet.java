@@ -3,7 +3,9 @@ package io.objectstreams.web.admin;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.feed.PruneOutcome;
 import io.objectstreams.feed.StreamsFeed;
+import io.objectstreams.internal.health.CaptureReport;
 import io.objectstreams.internal.health.HealthRegistry;
+import io.objectstreams.internal.trigger.TriggerCapture;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.ProtocolError;
@@ -25,8 +27,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The operator endpoints at {@code <context root>/streams/admin/}: {@code GET status} and {@code POST prune}
- * (G11, G13), for callers in the role {@value #ROLE} only. Every answer, refusals included, is JSON with a named
+ * The operator endpoints at {@code <context root>/streams/admin/}: {@code GET status}, {@code GET capture.sql}
+ * (the capture triggers' SQL, G3) and {@code POST prune} (G11, G13), for callers in the role {@value #ROLE} only.
+ * Every answer but the SQL, refusals included, is JSON with a named
  * code on failure: 401 {@code authentication_required} for anonymous callers, 403 {@code forbidden} for others,
  * 403 {@code origin_not_allowed} for a prune posted from another site's page (it would ride on an operator's
  * browser credentials).
@@ -50,8 +53,15 @@ public class AdminServlet extends HttpServlet {
     @Inject
     transient ConnectionRegistry engine;
 
+    @Inject
+    transient TriggerCapture triggers;
+
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if ("/capture.sql".equals(request.getPathInfo()) && request.isUserInRole(ROLE)) {
+            captureScript(response);
+            return;
+        }
         answer(response, () -> {
             authorize(request);
             if (!"/status".equals(request.getPathInfo())) {
@@ -59,6 +69,24 @@ public class AdminServlet extends HttpServlet {
             }
             return status();
         });
+    }
+
+    /** The SQL installing the capture triggers as this deployment maps its tables: for a DBA to review and run. */
+    private void captureScript(HttpServletResponse response) throws IOException {
+        String script;
+        try {
+            script = triggers.script();
+        } catch (SQLException e) {
+            answer(response, () -> {
+                throw unavailable(e);
+            });
+            return;
+        }
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType("text/plain");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-store");
+        response.getWriter().write(script);
     }
 
     @Override
@@ -118,7 +146,7 @@ public class AdminServlet extends HttpServlet {
 
     private static ProtocolError notFound(HttpServletRequest request) {
         return new ProtocolError(ErrorCode.NOT_FOUND, "No admin endpoint " + request.getMethod() + " streams/admin"
-                + (request.getPathInfo() == null ? "" : request.getPathInfo()) + "; there are GET status and POST prune");
+                + (request.getPathInfo() == null ? "" : request.getPathInfo()) + "; there are GET status, GET capture.sql and POST prune");
     }
 
     private JsonObject status() throws ProtocolError {
@@ -134,6 +162,9 @@ public class AdminServlet extends HttpServlet {
                 .add("lastPrune", state.prunedAt() == null ? "never" : state.prunedAt().toString());
         StatusFigures.write(body, state, HealthRegistry.application().report(HealthRegistry.LISTENER), engine.report(),
                 engine.endedConnections());
+        CaptureReport capture = triggers.report();
+        body.add("capture", Messages.JSON.createObjectBuilder().add("triggerCapturedTables", capture.tables())
+                .add("problems", Messages.JSON.createArrayBuilder(capture.problems())));
         StreamsFeed.RetentionStatus retention = feed.retention();
         JsonObjectBuilder policy = Messages.JSON.createObjectBuilder();
         optional(policy, "maxAge", retention.maxAge());

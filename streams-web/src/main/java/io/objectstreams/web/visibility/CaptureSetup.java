@@ -43,6 +43,20 @@ final class CaptureSetup {
         }
     }
 
+    /** The {@code @Streamed} entities of the units. */
+    static java.util.Set<Class<?>> streamed(java.util.Collection<EntityManagerFactory> units) {
+        java.util.Set<Class<?>> streamed = new java.util.LinkedHashSet<>();
+        for (EntityManagerFactory unit : units) {
+            for (EntityType<?> entity : unit.getMetamodel().getEntities()) {
+                Class<?> type = entity.getJavaType();
+                if (type != null && type.isAnnotationPresent(Streamed.class)) {
+                    streamed.add(type);
+                }
+            }
+        }
+        return streamed;
+    }
+
     /** The {@code @Streamed} entities of {@code unit} that the listener does not reach; empty if it cannot be told. */
     static List<String> uncaptured(EntityManagerFactory unit) {
         // Providers may finish deploying a unit on its first entity manager; its descriptors are complete after it.

@@ -1,0 +1,330 @@
+package io.objectstreams.it.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
+import io.objectstreams.it.support.TestDatabase;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.Archive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Trigger capture (G3) on a real server: writes made in SQL to a trigger-captured table give the rows the entity
+ * listener gives for the same writes through JPA. Two twin entities share one mapping ({@code ItTwin}, captured by
+ * the listener, and {@code ItTwinT}, by trigger), each with a part reported on it as facet {@code parts}; every step
+ * is done to both, through JPA to the first and in SQL to the second, and the rows must match.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class TriggerCaptureIT {
+
+    private static final String LISTENER = "it.ItTwin";
+    private static final String TRIGGER = "it.ItTwinT";
+
+    /** One outbox row, as both paths must write it: the pk is the twin's number in the test, not its id. */
+    record Event(String pk, String facet, String op, List<String> fields) {
+    }
+
+    @Deployment
+    static Archive<?> deployment() {
+        return Deployments.store();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    @Test
+    void writesInSqlAreCapturedExactlyLikeTheSameWritesThroughJpa() throws Exception {
+        // Created, then each attribute on its own: a renamed column, an embedded pair, a reference.
+        long mark = lastCursor();
+        long l1 = Long.parseLong(jpa("listener", "create?name=a&amount=1&street=s&city=c"));
+        long l2 = Long.parseLong(jpa("listener", "create?name=b&amount=2&street=s&city=c"));
+        long t1 = insertTwin("a", 1, "s", "c");
+        long t2 = insertTwin("b", 2, "s", "c");
+        assertSame(mark, List.of(l1, l2), List.of(t1, t2), List.of(
+                new Event("0", "object", "created", List.of()), new Event("1", "object", "created", List.of())));
+
+        step(List.of(l1, l2), List.of(t1, t2), () -> jpa("listener", l1 + "/update?amount=5"),
+                "UPDATE it_twin_t SET amount = 5 WHERE id = " + t1, new Event("0", "object", "updated", List.of("amount")));
+        step(List.of(l1, l2), List.of(t1, t2), () -> jpa("listener", l1 + "/update?name=z"),
+                "UPDATE it_twin_t SET title = 'z' WHERE id = " + t1, new Event("0", "object", "updated", List.of("name")));
+        step(List.of(l1, l2), List.of(t1, t2), () -> jpa("listener", l1 + "/update?street=s2&city=c"),
+                "UPDATE it_twin_t SET place_street = 's2' WHERE id = " + t1,
+                new Event("0", "object", "updated", List.of("place")));
+        step(List.of(l1, l2), List.of(t1, t2), () -> jpa("listener", l1 + "/update?partner=" + l2),
+                "UPDATE it_twin_t SET partner_id = " + t2 + " WHERE id = " + t1,
+                new Event("0", "object", "updated", List.of("partner")));
+        step(List.of(l1, l2), List.of(t1, t2), () -> jpa("listener", l1 + "/update?amount=5&name=z"),
+                "UPDATE it_twin_t SET amount = 5, title = 'z' WHERE id = " + t1);
+        // Several attributes at once, in declaration order.
+        step(List.of(l1, l2), List.of(t1, t2), () -> jpa("listener", l2 + "/update?amount=7&name=y&street=q&city=r"),
+                "UPDATE it_twin_t SET amount = 7, title = 'y', place_street = 'q', city = 'r' WHERE id = " + t2,
+                new Event("1", "object", "updated", List.of("name", "amount", "place")));
+        // A part, created, changed and removed: each an update of its twin's facet.
+        long partMark = lastCursor();
+        String lp = jpa("listener", l1 + "/part?label=p");
+        long tp = insert("INSERT INTO it_twin_part_t (label, twin_id) VALUES ('p', " + t1 + ") RETURNING id");
+        assertSame(partMark, List.of(l1, l2), List.of(t1, t2), List.of(new Event("0", "parts", "updated", List.of("parts"))));
+        // A part that moves to another twin changes both (in the order the database gives, within one statement).
+        step(List.of(l1, l2), List.of(t1, t2), () -> jpa("listener", "parts/" + lp + "/move?to=" + l2),
+                "UPDATE it_twin_part_t SET twin_id = " + t2 + " WHERE id = " + tp,
+                new Event("0", "parts", "updated", List.of("parts")), new Event("1", "parts", "updated", List.of("parts")));
+        // A rollback writes nothing.
+        long before = lastCursor();
+        try (Connection c = TestDatabase.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE it_twin_t SET amount = 99 WHERE id = " + t1);
+                s.executeUpdate("INSERT INTO it_twin_t (title) VALUES ('gone')");
+            }
+            c.rollback();
+        }
+        assertThat(rowsOf(TRIGGER, before)).isEmpty();
+        // A transaction of several statements: its rows in statement order, one transaction id.
+        long multi = lastCursor();
+        long t3;
+        try (Connection c = TestDatabase.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE it_twin_t SET amount = 8 WHERE id = " + t2);
+                ResultSet rs = s.executeQuery("INSERT INTO it_twin_t (title, amount) VALUES ('c', 3) RETURNING id");
+                rs.next();
+                t3 = rs.getLong(1);
+                s.executeUpdate("DELETE FROM it_twin_part_t WHERE id = " + tp);
+            }
+            c.commit();
+        }
+        List<Object[]> rows = rowsOf(TRIGGER, multi);
+        assertThat(rows).extracting(r -> r[1] + " " + r[0] + " " + r[2] + " " + r[3]).containsExactly(
+                "updated " + t2 + " object [amount]", "created " + t3 + " object []", "updated " + t2 + " parts [parts]");
+        assertThat(rows).extracting(r -> r[4]).as("one transaction").containsOnly(rows.get(0)[4]);
+        // A key that changes is a delete and a create; a delete is a delete; a write that changes nothing, nothing.
+        long keys = lastCursor();
+        sql("UPDATE it_twin_t SET id = 900000000 + id WHERE id = " + t3);
+        sql("UPDATE it_twin_t SET amount = amount WHERE id = " + t2);
+        sql("DELETE FROM it_twin_t WHERE id = " + (900000000 + t3));
+        assertThat(rowsOf(TRIGGER, keys)).extracting(r -> r[1] + " " + r[0]).containsExactly(
+                "deleted " + t3, "created " + (900000000 + t3), "deleted " + (900000000 + t3));
+    }
+
+    @Test
+    void jpaWritesToATriggerCapturedEntityAreCapturedOnceWithTheirActorAndKeepTheirGeneratedIds() throws Exception {
+        long mark = lastCursor();
+        long id = Long.parseLong(jpa("trigger", "create?name=j&amount=1&street=s&city=c"));
+        jpa("trigger", id + "/update?amount=2");
+        assertThat(value("SELECT title FROM it_twin_t WHERE id = " + id))
+                .as("the id JPA read back is the row's, though a trigger wrote the outbox (EclipseLink's lastval)").isEqualTo("j");
+        List<Object[]> rows = rowsOf(TRIGGER, mark);
+        assertThat(rows).extracting(r -> r[1] + " " + r[0] + " " + r[3]).containsExactly(
+                "created " + id + " []", "updated " + id + " [amount]");
+        assertThat(rows).extracting(r -> r[5]).as("actor").containsOnly("alice");
+        assertThat(rows).extracting(r -> r[6]).as("correlation id").doesNotContainNull();
+    }
+
+    @Test
+    void bulkStatementsWriteOneInsertEachAndAPartsStatementOneRowPerSubject() throws Exception {
+        long twin = insertTwin("bulk", 0, null, null);
+        sql("INSERT INTO it_twin_part_t (label, twin_id) SELECT 'l' || g, " + twin + " FROM generate_series(1, 10000) g");
+        long mark = lastCursor();
+        sql("UPDATE it_twin_part_t SET label = label || '!' WHERE twin_id = " + twin);
+        assertThat(rowsOf(TRIGGER, mark)).extracting(r -> r[1] + " " + r[0] + " " + r[2])
+                .as("10,000 lines of one twin in one statement: one event for it").containsExactly("updated " + twin + " parts");
+
+        sql("INSERT INTO it_twin_t (title, amount) SELECT 'bulk', g FROM generate_series(1, 10000) g");
+        mark = lastCursor();
+        sql("UPDATE it_twin_t SET amount = amount + 1 WHERE title = 'bulk' AND id <> " + twin);
+        List<Object[]> rows = rowsOf(TRIGGER, mark);
+        assertThat(rows).hasSize(10_000);
+        assertThat(rows).allSatisfy(r -> assertThat(r[1] + " " + r[3]).isEqualTo("updated [amount]"));
+        assertThat(rows.stream().map(r -> r[0]).distinct()).hasSize(10_000);
+
+        mark = lastCursor();
+        sql("DELETE FROM it_twin_part_t WHERE twin_id = " + twin);
+        sql("DELETE FROM it_twin_t WHERE title = 'bulk'");
+        assertThat(rowsOf(TRIGGER, mark)).as("the lines' delete, then 10,001 twins' deletes").hasSize(10_002);
+    }
+
+    @Test
+    void aCompositeKeyIsAJsonArrayOfItsColumnsInDeclaredOrder() throws Exception {
+        long mark = lastCursor();
+        sql("INSERT INTO it_keyed (region, number, note) VALUES ('eu', 7, 'x')");
+        sql("UPDATE it_keyed SET note = 'y' WHERE region = 'eu' AND number = 7");
+        List<Object[]> rows = rowsOf("it.ItKeyed", mark);
+        assertThat(rows).extracting(r -> r[1] + " " + r[0] + " " + r[3])
+                .containsExactly("created [\"eu\", 7] []", "updated [\"eu\", 7] [note]");
+        sql("DELETE FROM it_keyed");
+    }
+
+    @Test
+    void aWriteInSqlReachesASubscriberLive() throws Exception {
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            JsonObject subscribed = alice.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + TRIGGER
+                    + "\"}").next();
+            assertThat(subscribed.getString("type")).as(subscribed.toString()).isEqualTo("subscribed");
+            long id = insertTwin("live", 1, null, null);
+            JsonObject event = alice.next();
+            assertThat(event.getString("type")).isEqualTo("event");
+            assertThat(event.getString("op")).isEqualTo("created");
+            assertThat(event.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(id));
+            sql("UPDATE it_twin_t SET amount = 2 WHERE id = " + id);
+            JsonObject update = alice.next();
+            assertThat(update.getString("op")).isEqualTo("updated");
+            assertThat(update.getJsonArray("changed_fields").getString(0)).isEqualTo("amount");
+        }
+    }
+
+    @Test
+    void aTriggerDroppedOrAColumnGoneMakesReadinessDownNamingTheTableAndRepairingItBringsItBack() throws Exception {
+        URL server = base;
+        awaitReady(true, null);
+        // Nothing writes it_drift; the trigger is dropped and reinstalled as a DBA would.
+        sql("DROP TRIGGER streams_capture_update ON it_drift");
+        String problem = awaitReady(false, "it_drift");
+        assertThat(problem).contains("streams_capture_update").contains("capture.sql");
+        StoreClient.Reply script = StoreClient.as("carol", server).get("streams/admin/capture.sql");
+        assertThat(script.status()).isEqualTo(200);
+        assertThat(script.raw()).contains("CREATE TRIGGER \"streams_capture_update\"");
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+            s.execute(script.raw());
+        }
+        awaitReady(true, null);
+
+        sql("ALTER TABLE it_drift DROP COLUMN note");
+        assertThat(awaitReady(false, "it_drift")).contains("note");
+        sql("ALTER TABLE it_drift ADD COLUMN note varchar(100)");
+        awaitReady(true, null);
+    }
+
+    // --- helpers ---
+
+    /** Awaits readiness UP or DOWN; when DOWN, that its capture problems mention {@code table}; returns them. */
+    private String awaitReady(boolean up, String table) {
+        return await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Health.Check check = Health.listener(Health.root(base), "ready");
+            String problems = check.data().containsKey("captureProblems") ? check.data().getString("captureProblems") : "";
+            boolean matches = up ? check.up() && problems.isEmpty() : !check.up() && problems.contains(table);
+            return matches ? problems : null;
+        }, r -> r != null);
+    }
+
+    private void step(List<Long> listenerTwins, List<Long> triggerTwins, ThrowingRunnable jpaWrite, String sqlWrite,
+                      Event... expected) throws Exception {
+        long mark = lastCursor();
+        jpaWrite.run();
+        sql(sqlWrite);
+        assertSame(mark, listenerTwins, triggerTwins, List.of(expected));
+    }
+
+    /**
+     * Both paths' rows since {@code mark}, each pk replaced by its twin's number, equal {@code expected}: in order
+     * across statements, in any order within one (the order of a statement's rows is the database's).
+     */
+    private void assertSame(long mark, List<Long> listenerTwins, List<Long> triggerTwins, List<Event> expected)
+            throws SQLException {
+        assertThat(events(rowsOf(LISTENER, mark), listenerTwins)).as("through JPA, captured by the listener")
+                .containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(events(rowsOf(TRIGGER, mark), triggerTwins)).as("in SQL, captured by trigger")
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    private static List<Event> events(List<Object[]> rows, List<Long> twins) {
+        List<Event> events = new ArrayList<>();
+        for (Object[] row : rows) {
+            int n = twins.indexOf(Long.valueOf((String) row[0]));
+            @SuppressWarnings("unchecked")
+            List<String> fields = (List<String>) row[3];
+            events.add(new Event(n < 0 ? (String) row[0] : Integer.toString(n), (String) row[2], (String) row[1], fields));
+        }
+        return events;
+    }
+
+    private String jpa(String kind, String call) {
+        StoreClient.Reply reply = StoreClient.as("alice", base).post("api/it/twins/" + kind + "/" + call, null);
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        return reply.body().asJsonObject().getString("result");
+    }
+
+    private static long insertTwin(String name, int amount, String street, String city) throws SQLException {
+        return insert("INSERT INTO it_twin_t (title, amount, place_street, city) VALUES ("
+                + "'" + name + "', " + amount + ", " + quoted(street) + ", " + quoted(city) + ") RETURNING id");
+    }
+
+    private static String quoted(String text) {
+        return text == null ? "NULL" : "'" + text + "'";
+    }
+
+    private static long insert(String sql) throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static String sql(String sql) throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+        return "ok";
+    }
+
+    private static String value(String sql) throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    private static long lastCursor() throws SQLException {
+        awaitAssigned();
+        return Long.parseLong(value("SELECT coalesce(max(cursor), 0) FROM streams_outbox"));
+    }
+
+    private static void awaitAssigned() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> "0".equals(value("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL")));
+    }
+
+    /** The model's rows after {@code mark} once assigned, in cursor order: pk, op, facet, fields, transaction, actor, correlation. */
+    private static List<Object[]> rowsOf(String model, long mark) throws SQLException {
+        awaitAssigned();
+        String sql = "SELECT subject_pk, op, facet, changed_fields, transaction_id, metadata->>'actor',"
+                + " metadata->>'correlation_id' FROM streams_outbox WHERE model = ? AND cursor > ? ORDER BY cursor";
+        try (Connection c = TestDatabase.connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, model);
+            s.setLong(2, mark);
+            List<Object[]> rows = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    Array fields = rs.getArray(4);
+                    rows.add(new Object[] {rs.getString(1), rs.getString(2), rs.getString(3),
+                            Arrays.asList((String[]) fields.getArray()),
+                            rs.getLong(5), rs.getString(6), rs.getString(7)});
+                }
+            }
+            return rows;
+        }
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+}

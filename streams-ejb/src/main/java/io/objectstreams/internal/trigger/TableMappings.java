@@ -1,0 +1,291 @@
+package io.objectstreams.internal.trigger;
+
+import io.objectstreams.StreamsException;
+import io.objectstreams.Streamed;
+import jakarta.persistence.Access;
+import jakarta.persistence.AccessType;
+import jakarta.persistence.AttributeOverride;
+import jakarta.persistence.AttributeOverrides;
+import jakarta.persistence.Column;
+import jakarta.persistence.ElementCollection;
+import jakarta.persistence.Embeddable;
+import jakarta.persistence.Embedded;
+import jakarta.persistence.EmbeddedId;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.Inheritance;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.JoinColumns;
+import jakarta.persistence.Lob;
+import jakarta.persistence.ManyToMany;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.OneToOne;
+import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
+import jakarta.persistence.Version;
+import java.beans.Introspector;
+import java.lang.reflect.AccessibleObject;
+import java.lang.reflect.Field;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads a {@link TableMapping} from an entity's JPA annotations, with the names JPA gives by default: an unquoted
+ * name is folded to lower case, as PostgreSQL folds it (both EclipseLink and Hibernate leave names unquoted), and a
+ * quoted one is kept as it is. A provider configured to name things otherwise (a Hibernate naming strategy) is
+ * caught when the mapping is checked against the table ({@link TriggerCatalog}), with the column to name.
+ *
+ * <p>{@code changed_fields} names attributes exactly as the entity listener does: every persistent attribute but
+ * the id, the version and collections; an embedded attribute is one name over all its columns. Large objects
+ * ({@code @Lob}) are left out of the comparison. A to-one reference compares its join columns.
+ */
+public final class TableMappings {
+
+    private TableMappings() {
+    }
+
+    /** The mapping of {@code entityClass}, a {@code @Streamed} entity; a mapping triggers cannot follow is refused. */
+    public static TableMapping of(Class<?> entityClass) {
+        Streamed streamed = entityClass.getAnnotation(Streamed.class);
+        if (streamed == null || !entityClass.isAnnotationPresent(Entity.class)) {
+            throw refused(entityClass, "it is not a @Streamed entity");
+        }
+        for (Class<?> c = entityClass.getSuperclass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            if (c.isAnnotationPresent(Entity.class)) {
+                throw refused(entityClass, "it inherits from entity " + c.getName());
+            }
+        }
+        if (entityClass.isAnnotationPresent(Inheritance.class)) {
+            throw refused(entityClass, "it is the root of an inheritance hierarchy");
+        }
+        boolean fields = usesFieldAccess(entityClass);
+        List<String> keys = new ArrayList<>();
+        Map<String, List<String>> attributes = new LinkedHashMap<>();
+        Map<String, List<String>> references = new LinkedHashMap<>();
+        for (AccessibleObject member : members(entityClass, fields)) {
+            String name = attributeName(member);
+            if (member.isAnnotationPresent(EmbeddedId.class)) {
+                keys.addAll(embeddedColumns(type(member), member, ""));
+            } else if (member.isAnnotationPresent(Id.class)) {
+                keys.add(column(member, name));
+            } else if (member.isAnnotationPresent(Version.class) || member.isAnnotationPresent(Lob.class)
+                    || isCollection(member)) {
+                continue;
+            } else if (member.isAnnotationPresent(ManyToOne.class) || member.isAnnotationPresent(OneToOne.class)) {
+                OneToOne one = member.getAnnotation(OneToOne.class);
+                if (one == null || one.mappedBy().isEmpty()) {
+                    List<String> joins = joinColumns(member, name, type(member));
+                    references.put(name, joins);
+                    attributes.put(name, joins);
+                }
+            } else if (member.isAnnotationPresent(Embedded.class) || type(member).isAnnotationPresent(Embeddable.class)) {
+                attributes.put(name, embeddedColumns(type(member), member, ""));
+            } else {
+                attributes.put(name, List.of(column(member, name)));
+            }
+        }
+        if (keys.isEmpty()) {
+            throw refused(entityClass, "it has no @Id or @EmbeddedId attribute");
+        }
+        Table table = entityClass.getAnnotation(Table.class);
+        String tableName = table != null && !table.name().isEmpty() ? table.name() : entityName(entityClass);
+        String schema = table != null && !table.schema().isEmpty() ? name(table.schema()) : null;
+        if (streamed.subject().isEmpty()) {
+            return new TableMapping(entityClass.getName(), schema, name(tableName), keys, modelLabel(entityClass),
+                    streamed.facet(), false, keys, attributes);
+        }
+        List<String> subjectColumns = references.get(streamed.subject());
+        if (subjectColumns == null) {
+            throw refused(entityClass, "@Streamed(subject = \"" + streamed.subject()
+                    + "\") must name a to-one relationship attribute that owns its join column");
+        }
+        Class<?> subject = referenceType(entityClass, streamed.subject(), fields);
+        if (!subject.isAnnotationPresent(Streamed.class)) {
+            throw refused(entityClass, "its subject " + subject.getName() + " is not @Streamed");
+        }
+        return new TableMapping(entityClass.getName(), schema, name(tableName), keys, modelLabel(subject),
+                streamed.facet(), true, subjectColumns, attributes);
+    }
+
+    /** {@code @Streamed(model)}, else the JPA entity name: the label the entity listener writes. */
+    public static String modelLabel(Class<?> entityClass) {
+        Streamed streamed = entityClass.getAnnotation(Streamed.class);
+        return streamed != null && !streamed.model().isEmpty() ? streamed.model() : entityName(entityClass);
+    }
+
+    /** The JPA entity name: {@code @Entity(name)}, else the simple class name. */
+    public static String entityName(Class<?> entityClass) {
+        Entity entity = entityClass.getAnnotation(Entity.class);
+        return entity != null && !entity.name().isEmpty() ? entity.name() : entityClass.getSimpleName();
+    }
+
+    /** A name as PostgreSQL holds it: unquoted names fold to lower case, quoted ones are kept. */
+    static String name(String declared) {
+        if (declared.length() > 1 && (declared.startsWith("\"") && declared.endsWith("\"")
+                || declared.startsWith("`") && declared.endsWith("`"))) {
+            return declared.substring(1, declared.length() - 1);
+        }
+        return declared.toLowerCase(Locale.ROOT);
+    }
+
+    private static String column(AccessibleObject member, String attribute) {
+        Column column = member.getAnnotation(Column.class);
+        return name(column != null && !column.name().isEmpty() ? column.name() : attribute);
+    }
+
+    /** An embeddable's columns, nested ones included, with the embedding member's overrides applied. */
+    private static List<String> embeddedColumns(Class<?> embeddable, AccessibleObject embedding, String prefix) {
+        Map<String, Column> overrides = new LinkedHashMap<>();
+        AttributeOverrides many = embedding.getAnnotation(AttributeOverrides.class);
+        for (AttributeOverride one : many != null ? many.value() : embedding.getAnnotationsByType(AttributeOverride.class)) {
+            overrides.put(one.name(), one.column());
+        }
+        List<String> columns = new ArrayList<>();
+        for (AccessibleObject member : members(embeddable, usesFieldAccess(embeddable))) {
+            String path = prefix + attributeName(member);
+            if (isCollection(member) || member.isAnnotationPresent(Lob.class)) {
+                continue;
+            }
+            if (member.isAnnotationPresent(ManyToOne.class) || member.isAnnotationPresent(OneToOne.class)) {
+                throw new StreamsException("capture_failed", "Trigger capture cannot map the relationship " + path
+                        + " inside embeddable " + embeddable.getName() + "; capture its entity with the entity listener");
+            }
+            if (member.isAnnotationPresent(Embedded.class) || type(member).isAnnotationPresent(Embeddable.class)) {
+                columns.addAll(embeddedColumns(type(member), member, path + "."));
+                continue;
+            }
+            Column override = overrides.get(path.substring(prefix.length()));
+            columns.add(override != null && !override.name().isEmpty() ? name(override.name())
+                    : column(member, attributeName(member)));
+        }
+        return columns;
+    }
+
+    /** A to-one reference's join columns: as declared, or JPA's default {@code <attribute>_<referenced key>}. */
+    private static List<String> joinColumns(AccessibleObject member, String attribute, Class<?> target) {
+        JoinColumns many = member.getAnnotation(JoinColumns.class);
+        JoinColumn[] declared = many != null ? many.value() : member.getAnnotationsByType(JoinColumn.class);
+        List<String> columns = new ArrayList<>();
+        for (JoinColumn join : declared) {
+            if (join.name().isEmpty()) {
+                columns.clear();
+                break;
+            }
+            columns.add(name(join.name()));
+        }
+        if (!columns.isEmpty()) {
+            return columns;
+        }
+        List<String> targetKeys = keyColumns(target);
+        if (targetKeys.size() != 1) {
+            throw new StreamsException("capture_failed", "Trigger capture needs @JoinColumns naming every column of "
+                    + attribute + ", a reference to " + target.getName() + ", which has a composite key");
+        }
+        return List.of(name(attribute + "_" + targetKeys.get(0)));
+    }
+
+    /** The primary key's columns of an entity, in declared order; nothing else of its mapping is read. */
+    private static List<String> keyColumns(Class<?> entityClass) {
+        List<String> keys = new ArrayList<>();
+        for (AccessibleObject member : members(entityClass, usesFieldAccess(entityClass))) {
+            if (member.isAnnotationPresent(EmbeddedId.class)) {
+                keys.addAll(embeddedColumns(type(member), member, ""));
+            } else if (member.isAnnotationPresent(Id.class)) {
+                keys.add(column(member, attributeName(member)));
+            }
+        }
+        return keys;
+    }
+
+    private static Class<?> referenceType(Class<?> entityClass, String attribute, boolean fields) {
+        for (AccessibleObject member : members(entityClass, fields)) {
+            if (attributeName(member).equals(attribute)) {
+                return type(member);
+            }
+        }
+        throw refused(entityClass, "it has no attribute " + attribute);
+    }
+
+    private static boolean isCollection(AccessibleObject member) {
+        return member.isAnnotationPresent(OneToMany.class) || member.isAnnotationPresent(ManyToMany.class)
+                || member.isAnnotationPresent(ElementCollection.class) || Collection.class.isAssignableFrom(type(member))
+                || Map.class.isAssignableFrom(type(member));
+    }
+
+    /** The persistent members, superclasses' first, each in declaration order. */
+    private static List<AccessibleObject> members(Class<?> type, boolean fields) {
+        List<Class<?>> chain = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            chain.add(0, c);
+        }
+        List<AccessibleObject> members = new ArrayList<>();
+        for (Class<?> c : chain) {
+            for (AccessibleObject member : fields ? List.<AccessibleObject>of(c.getDeclaredFields()) : getters(c)) {
+                int modifiers = ((Member) member).getModifiers();
+                String name = ((Member) member).getName();
+                if (!Modifier.isStatic(modifiers) && !Modifier.isTransient(modifiers) && !((Member) member).isSynthetic()
+                        && !member.isAnnotationPresent(Transient.class) && !name.startsWith("_persistence_")
+                        && !name.startsWith("$$_hibernate_")) {
+                    members.add(member);
+                }
+            }
+        }
+        return members;
+    }
+
+    private static List<AccessibleObject> getters(Class<?> c) {
+        List<AccessibleObject> getters = new ArrayList<>();
+        for (Method method : c.getDeclaredMethods()) {
+            if (method.getParameterCount() == 0 && propertyName(method) != null) {
+                getters.add(method);
+            }
+        }
+        return getters;
+    }
+
+    private static String attributeName(AccessibleObject member) {
+        return member instanceof Method method ? propertyName(method) : ((Field) member).getName();
+    }
+
+    private static String propertyName(Method method) {
+        String name = method.getName();
+        if (name.startsWith("get") && name.length() > 3) {
+            return Introspector.decapitalize(name.substring(3));
+        }
+        boolean flag = method.getReturnType() == boolean.class || method.getReturnType() == Boolean.class;
+        return name.startsWith("is") && name.length() > 2 && flag ? Introspector.decapitalize(name.substring(2)) : null;
+    }
+
+    private static Class<?> type(AccessibleObject member) {
+        return member instanceof Method method ? method.getReturnType() : ((Field) member).getType();
+    }
+
+    private static boolean usesFieldAccess(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            Access access = c.getAnnotation(Access.class);
+            if (access != null) {
+                return access.value() == AccessType.FIELD;
+            }
+            for (Method method : c.getDeclaredMethods()) {
+                if (method.isAnnotationPresent(Id.class) || method.isAnnotationPresent(EmbeddedId.class)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static StreamsException refused(Class<?> entityClass, String why) {
+        return new StreamsException("capture_failed", "Trigger capture cannot map " + entityClass.getName() + ": " + why
+                + " (docs/capture.md, \"Trigger capture\")");
+    }
+}

@@ -1,0 +1,200 @@
+package io.objectstreams.internal.trigger;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The SQL that installs one table's capture: one function and four statement-level triggers (insert, update,
+ * delete with their transition tables, and truncate), each marked with the hash of that SQL, so that a trigger
+ * installed from another mapping (a renamed column, a new attribute, another channel) is told apart from the
+ * current one.
+ *
+ * <p>Per statement, one {@code INSERT ... SELECT} writes the outbox rows: one per subject for a part of another
+ * object, one per row otherwise. An update joins the old and new rows on the key: a row whose key changed is a
+ * delete plus a create, and a row whose compared columns are all unchanged writes nothing. The rows get ids that
+ * draw from no sequence (EclipseLink reads an {@code IDENTITY} id back with {@code lastval()}, which a sequence
+ * drawn in a trigger would move): negative, from the transaction id and a transaction-local count, so they are
+ * unique and increase within a transaction, which is all the cursor assigner needs of them. A statement that wrote
+ * rows notifies the wakeup channel, which PostgreSQL delivers once per transaction, at commit.
+ */
+public final class TriggerSql {
+
+    /** The trigger names, one per event; each table has its own four. */
+    static final List<String> TRIGGERS = List.of("streams_capture_insert", "streams_capture_update",
+            "streams_capture_delete", "streams_capture_truncate");
+
+    /** How the comment on each trigger begins; the hash follows. */
+    static final String MARK = "object-streams capture ";
+
+    /** Rows one transaction may capture through triggers: ids of a transaction are {@code 2^22} apart. */
+    static final long MAX_ROWS_PER_TRANSACTION = 1L << 22;
+
+    /** Types with no equality operator, compared as text. */
+    private static final Set<String> TEXT_COMPARED = Set.of("json", "xml", "point", "line", "polygon", "circle", "box",
+            "path", "lseg");
+
+    private final TableMapping mapping;
+    private final String body;
+    private final String hash;
+
+    /**
+     * @param types   each column's data type, as {@code information_schema.columns} names it (only those without an
+     *                equality operator matter)
+     * @param channel the wakeup channel ({@code streams.notify-channel})
+     */
+    public TriggerSql(TableMapping mapping, Map<String, String> types, String channel) {
+        this.mapping = mapping;
+        String function = function(mapping, types, channel);
+        this.hash = sha256(function).substring(0, 16);
+        this.body = function;
+    }
+
+    public String hash() {
+        return hash;
+    }
+
+    /** The function's name, schema-qualified like its table. */
+    String functionName() {
+        String name = "streams_capture_" + mapping.table();
+        return mapping.schema() == null ? Sql.identifier(name) : Sql.identifier(mapping.schema()) + "." + Sql.identifier(name);
+    }
+
+    /** Every statement that installs (or replaces) this table's capture, in order; for a script or one transaction. */
+    public List<String> install() {
+        String table = mapping.qualifiedTable();
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE OR REPLACE FUNCTION " + functionName() + "() RETURNS trigger LANGUAGE plpgsql AS $streams$\n"
+                + body + "$streams$");
+        String[] clauses = {"AFTER INSERT ON " + table + " REFERENCING NEW TABLE AS streams_new",
+                "AFTER UPDATE ON " + table + " REFERENCING OLD TABLE AS streams_old NEW TABLE AS streams_new",
+                "AFTER DELETE ON " + table + " REFERENCING OLD TABLE AS streams_old",
+                "AFTER TRUNCATE ON " + table};
+        for (int i = 0; i < TRIGGERS.size(); i++) {
+            String trigger = Sql.identifier(TRIGGERS.get(i));
+            statements.add("DROP TRIGGER IF EXISTS " + trigger + " ON " + table);
+            statements.add("CREATE TRIGGER " + trigger + " " + clauses[i] + " FOR EACH STATEMENT EXECUTE FUNCTION "
+                    + functionName() + "()");
+            statements.add("COMMENT ON TRIGGER " + trigger + " ON " + table + " IS " + Sql.literal(MARK + hash));
+        }
+        return statements;
+    }
+
+    /** Every statement that removes this table's capture. */
+    public List<String> uninstall() {
+        List<String> statements = new ArrayList<>();
+        for (String trigger : TRIGGERS) {
+            statements.add("DROP TRIGGER IF EXISTS " + Sql.identifier(trigger) + " ON " + mapping.qualifiedTable());
+        }
+        statements.add("DROP FUNCTION IF EXISTS " + functionName() + "()");
+        return statements;
+    }
+
+    private static String function(TableMapping m, Map<String, String> types, String channel) {
+        String insert = "INSERT INTO streams_outbox (id, model, subject_pk, facet, op, changed_fields)"
+                + " OVERRIDING SYSTEM VALUE\n      SELECT base + used + row_number() OVER (), "
+                + Sql.literal(m.model()) + ", c.pk, " + Sql.literal(m.facet()) + ", c.op, c.fields FROM (";
+        String onKey = joinOnKey(m);
+        String oldKey = "NOT EXISTS (SELECT FROM streams_new n WHERE " + onKey + ")";
+        String newKey = "NOT EXISTS (SELECT FROM streams_old o WHERE " + onKey + ")";
+        String inserted;
+        String updated;
+        String deleted;
+        if (m.part()) {
+            String fields = "ARRAY[" + Sql.literal(m.facet()) + "]::text[]";
+            String subjectOld = subjectPk(m, "o");
+            String subjectNew = subjectPk(m, "n");
+            String changed = rowOf(m.columns(), "o", types) + " IS DISTINCT FROM " + rowOf(m.columns(), "n", types);
+            inserted = parts(fields, "SELECT " + subjectNew + " FROM streams_new n");
+            updated = parts(fields, "SELECT " + subjectOld + " FROM streams_old o JOIN streams_new n ON " + onKey
+                    + " WHERE " + changed + "\n        UNION SELECT " + subjectNew + " FROM streams_old o JOIN streams_new n ON "
+                    + onKey + " WHERE " + changed + "\n        UNION SELECT " + subjectOld + " FROM streams_old o WHERE "
+                    + oldKey + "\n        UNION SELECT " + subjectNew + " FROM streams_new n WHERE " + newKey);
+            deleted = parts(fields, "SELECT " + subjectOld + " FROM streams_old o");
+        } else {
+            inserted = "SELECT " + subjectPk(m, "n") + " AS pk, 'created' AS op, '{}'::text[] AS fields FROM streams_new n";
+            updated = "SELECT * FROM (SELECT " + subjectPk(m, "n") + " AS pk, 'updated' AS op, " + changedFields(m, types)
+                    + " AS fields FROM streams_old o JOIN streams_new n ON " + onKey + ") u WHERE cardinality(u.fields) > 0"
+                    + "\n        UNION ALL SELECT " + subjectPk(m, "o") + ", 'deleted', '{}' FROM streams_old o WHERE " + oldKey
+                    + "\n        UNION ALL SELECT " + subjectPk(m, "n") + ", 'created', '{}' FROM streams_new n WHERE " + newKey;
+            deleted = "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields FROM streams_old o";
+        }
+        return "-- Object Streams trigger capture of " + m.entity().replace("\n", " ") + " (model " + m.model().replace("\n", " ")
+                + ", facet " + m.facet().replace("\n", " ") + ")\n"
+                + "DECLARE\n"
+                + "  used bigint := coalesce(nullif(current_setting('streams.captured', true), ''), '0')::bigint;\n"
+                + "  base bigint := (txid_current() << 22) - 4611686018427387904;\n"
+                + "  added bigint;\n"
+                + "BEGIN\n"
+                + "  IF TG_OP = 'INSERT' THEN\n    " + insert + inserted + ") c;\n"
+                + "  ELSIF TG_OP = 'UPDATE' THEN\n    " + insert + updated + ") c;\n"
+                + "  ELSIF TG_OP = 'DELETE' THEN\n    " + insert + deleted + ") c;\n"
+                + "  ELSE\n    " + insert + "SELECT '' AS pk, 'truncated' AS op, '{}'::text[] AS fields) c;\n"
+                + "  END IF;\n"
+                + "  GET DIAGNOSTICS added = ROW_COUNT;\n"
+                + "  IF added > 0 THEN\n"
+                + "    IF used + added > " + MAX_ROWS_PER_TRANSACTION + " THEN\n"
+                + "      RAISE EXCEPTION 'Object Streams: one transaction may capture at most " + MAX_ROWS_PER_TRANSACTION
+                + " rows through triggers; split it' USING ERRCODE = 'program_limit_exceeded';\n"
+                + "    END IF;\n"
+                + "    PERFORM set_config('streams.captured', (used + added)::text, true);\n"
+                + "    PERFORM pg_notify(" + Sql.literal(channel) + ", '');\n"
+                + "  END IF;\n"
+                + "  RETURN NULL;\n"
+                + "END\n";
+    }
+
+    /** One row per distinct subject, reported as an update of the facet. */
+    private static String parts(String fields, String subjects) {
+        return "SELECT DISTINCT s.pk, 'updated' AS op, " + fields + " AS fields FROM (" + subjects
+                + ") s(pk) WHERE s.pk IS NOT NULL";
+    }
+
+    /** The subject's key as text: its one column, or a JSON array of its columns in declared order. */
+    static String subjectPk(TableMapping m, String alias) {
+        List<String> columns = m.subjectColumns();
+        if (columns.size() == 1) {
+            return alias + "." + Sql.identifier(columns.get(0)) + "::text";
+        }
+        List<String> values = columns.stream().map(c -> alias + "." + Sql.identifier(c)).toList();
+        // A part whose reference is null on any column reports on no subject.
+        return "CASE WHEN " + String.join(" IS NULL OR ", values) + " IS NULL THEN NULL ELSE jsonb_build_array("
+                + String.join(", ", values) + ")::text END";
+    }
+
+    private static String joinOnKey(TableMapping m) {
+        return String.join(" AND ", m.keyColumns().stream()
+                .map(c -> "o." + Sql.identifier(c) + " = n." + Sql.identifier(c)).toList());
+    }
+
+    private static String changedFields(TableMapping m, Map<String, String> types) {
+        if (m.attributes().isEmpty()) {
+            return "'{}'::text[]";
+        }
+        List<String> cases = new ArrayList<>();
+        m.attributes().forEach((attribute, columns) -> cases.add("CASE WHEN " + rowOf(columns, "o", types)
+                + " IS DISTINCT FROM " + rowOf(columns, "n", types) + " THEN " + Sql.literal(attribute) + " END"));
+        return "array_remove(ARRAY[" + String.join(", ", cases) + "]::text[], NULL)";
+    }
+
+    private static String rowOf(List<String> columns, String alias, Map<String, String> types) {
+        Function<String, String> value = c -> alias + "." + Sql.identifier(c)
+                + (TEXT_COMPARED.contains(types.getOrDefault(c, "")) ? "::text" : "");
+        List<String> values = columns.stream().map(value).toList();
+        return values.size() == 1 ? values.get(0) : "ROW(" + String.join(", ", values) + ")";
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
