@@ -6,7 +6,12 @@ import java.util.Locale;
 public enum EventOperation {
     CREATED,
     UPDATED,
-    DELETED;
+    DELETED,
+    /**
+     * Every object of the model may have gone at once: a capture trigger's table was truncated. Never delivered as
+     * an event: every subscription of the model is told to resync ({@code truncated}).
+     */
+    TRUNCATED;
 
     /** The protocol spelling: {@code created}, {@code updated} or {@code deleted}. */
     public String wireName() {
@@ -24,6 +29,6 @@ public enum EventOperation {
                 return op;
             }
         }
-        throw new IllegalArgumentException("Unknown operation '" + value + "': expected created, updated or deleted");
+        throw new IllegalArgumentException("Unknown operation '" + value + "': expected created, updated, deleted or truncated");
     }
 }

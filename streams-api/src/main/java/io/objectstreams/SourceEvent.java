@@ -20,6 +20,10 @@ public record SourceEvent(String model, String pk, String facet, EventOperation 
         requireText(pk, "pk");
         requireText(facet, "facet");
         Objects.requireNonNull(op, "op");
+        if (op == EventOperation.TRUNCATED) {
+            throw new IllegalArgumentException("SourceEvent.op may not be TRUNCATED: only a capture trigger reports a"
+                    + " truncated table; publish the subjects' own events instead");
+        }
         changedFields = List.copyOf(changedFields == null ? List.of() : changedFields);
     }
 

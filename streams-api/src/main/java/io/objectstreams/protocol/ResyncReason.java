@@ -16,7 +16,9 @@ public enum ResyncReason {
     /** The connection did not read fast enough and queued events were dropped (G15). */
     SLOW_CONSUMER,
     /** The server could not decide what a batch meant for the subscription. */
-    DELIVERY_FAILED;
+    DELIVERY_FAILED,
+    /** The model's table was truncated (trigger capture): every object of it may be gone. */
+    TRUNCATED;
 
     /** Spelled once: renders of events and frames ask for it on every message. */
     private final String wireName = name().toLowerCase(Locale.ROOT);

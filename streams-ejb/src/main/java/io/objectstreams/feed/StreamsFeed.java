@@ -107,7 +107,7 @@ public class StreamsFeed {
 
     /**
      * One subject's assigned events after {@code after} and up to {@code through}, in cursor order, at most
-     * {@code limit}.
+     * {@code limit}, and its model's truncations among them (trigger capture).
      */
     public List<StreamEvent> subjectBetween(String model, String pk, long after, long through, int limit)
             throws SQLException {

@@ -27,7 +27,7 @@ class ProtocolDocsTest {
         Stream.of(ListAction.values()).map(ListAction::wireName).forEach(words::add);
         Stream.of(SubscriptionKind.values()).map(SubscriptionKind::wireName).forEach(words::add);
         Stream.of(MessageType.values()).map(MessageType::wireName).forEach(words::add);
-        assertThat(words).hasSize(ErrorCode.values().length + 5 + 4 + 3 + 5)
+        assertThat(words).hasSize(ErrorCode.values().length + 6 + 4 + 3 + 5)
                 .allSatisfy(word -> assertThat(docs).as(word).contains("`" + word + "`"));
     }
 }

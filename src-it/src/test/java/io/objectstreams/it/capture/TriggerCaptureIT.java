@@ -194,6 +194,41 @@ class TriggerCaptureIT {
     }
 
     @Test
+    void aTruncateResyncsEverySubscriptionOfTheModelLiveAndOnReplay() throws Exception {
+        long twin = insertTwin("kept", 1, null, null);
+        long before = lastCursor();
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            alice.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + TRIGGER + "\",\"subscription_id\":\"all\"}");
+            assertThat(alice.next().getString("type")).isEqualTo("subscribed");
+            alice.send("{\"op\":\"subscribe\",\"model\":\"" + TRIGGER + "\",\"pk\":\"" + twin + "\",\"subscription_id\":\"one\"}");
+            assertThat(alice.next().getString("type")).isEqualTo("subscribed");
+            sql("TRUNCATE it_twin_t");
+            List<JsonObject> told = List.of(alice.next(), alice.next());
+            assertThat(told).allSatisfy(m -> {
+                assertThat(m.getString("type")).isEqualTo("resync_required");
+                assertThat(m.getString("reason")).isEqualTo("truncated");
+            });
+            assertThat(told).extracting(m -> m.getString("subscription_id")).containsExactlyInAnyOrder("all", "one");
+        }
+        // A client coming back with a cursor from before the truncation is told so too, on either kind (the object
+        // is written again, so that it exists to subscribe to).
+        sql("INSERT INTO it_twin_t (id, title) VALUES (" + twin + ", 'back')");
+        try (StreamClient bob = StreamClient.connect(base, "bob")) {
+            bob.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + TRIGGER + "\",\"cursor\":" + before + "}");
+            assertThat(bob.next().getString("type")).isEqualTo("subscribed");
+            JsonObject resync = bob.next();
+            assertThat(resync.getString("type")).isEqualTo("resync_required");
+            assertThat(resync.getString("reason")).isEqualTo("truncated");
+            bob.send("{\"op\":\"subscribe\",\"model\":\"" + TRIGGER + "\",\"pk\":\"" + twin + "\",\"cursor\":" + before
+                    + ",\"subscription_id\":\"one\"}");
+            assertThat(bob.next().getString("type")).isEqualTo("subscribed");
+            JsonObject objectResync = bob.next();
+            assertThat(objectResync.getString("type")).isEqualTo("resync_required");
+            assertThat(objectResync.getString("reason")).isEqualTo("truncated");
+        }
+    }
+
+    @Test
     void aTriggerDroppedOrAColumnGoneMakesReadinessDownNamingTheTableAndRepairingItBringsItBack() throws Exception {
         URL server = base;
         awaitReady(true, null);

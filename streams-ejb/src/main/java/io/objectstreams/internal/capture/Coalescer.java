@@ -95,6 +95,7 @@ final class Coalescer {
             case UPDATED -> later == EventOperation.DELETED ? EventOperation.DELETED : EventOperation.UPDATED;
             // Deleted, then the same key written again: the subject existed before and exists after.
             case DELETED -> later == EventOperation.DELETED ? EventOperation.DELETED : EventOperation.UPDATED;
+            case TRUNCATED -> throw new IllegalArgumentException("no capture of this path writes truncated");
         };
     }
 }

@@ -19,8 +19,9 @@ public final class OutboxReader {
 
     private static final String READ = COLUMNS + " WHERE cursor > ? ORDER BY cursor LIMIT ?";
 
+    /** A subject's rows, and its model's truncations: a capture trigger writes those with an empty pk. */
     private static final String READ_SUBJECT = COLUMNS
-            + " WHERE model = ? AND subject_pk = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
+            + " WHERE model = ? AND subject_pk IN (?, '') AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
 
     private static final String READ_MODEL = COLUMNS
             + " WHERE cursor > ? AND cursor <= ? AND model = ? ORDER BY cursor LIMIT ?";

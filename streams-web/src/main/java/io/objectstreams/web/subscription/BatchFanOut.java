@@ -90,7 +90,12 @@ final class BatchFanOut {
     }
 
     private void fanOut(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
-        Relevant relevant = relevant(batch.events());
+        // A truncated model's subscriptions resync past the batch and get none of its other events (G10).
+        Set<String> truncated = Truncations.models(batch.events());
+        if (!truncated.isEmpty()) {
+            resync(Truncations.owed(sessions, truncated), batch.lastCursor(), ResyncReason.TRUNCATED, ended);
+        }
+        Relevant relevant = relevant(Truncations.without(batch.events(), truncated));
         List<StreamEvent> events = relevant.events();
         // The subjects each scope must be decided for. A set, or model, subscription is concerned by every event of
         // its model, so all its scopes share one set per model; only a scope of object subscriptions alone gets its

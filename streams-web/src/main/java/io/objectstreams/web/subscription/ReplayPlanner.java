@@ -134,6 +134,9 @@ class ReplayPlanner {
             throws SQLException {
         int limit = limits.replayLimit();
         List<StreamEvent> missed = feed.subjectBetween(request.model(), request.pk(), from, cursor, limit + 1);
+        if (Truncations.any(missed)) {
+            return SubscriptionStart.resync(members, cursor, ResyncReason.TRUNCATED);
+        }
         if (missed.size() <= limit && ReplayClassification.pruned(from, feed.cursorState())) {
             // Retention ran between the first look and the read: what was read may lack deleted rows (G11).
             return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_PRUNED);
@@ -157,6 +160,9 @@ class ReplayPlanner {
             rows = replays.modelBetween(request.model(), from, cursor, (int) (cursor - from));
             if (rows == null) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_PRUNED);
+            }
+            if (Truncations.any(rows)) {
+                return SubscriptionStart.resync(current, cursor, ResyncReason.TRUNCATED);
             }
         }
         return ReplayClassification.set(rows, current, request.members(),

@@ -1,0 +1,68 @@
+package io.objectstreams.it.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.ServerProcess;
+import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
+import io.objectstreams.it.support.TestDatabase;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demo as it ships, with order lines captured by trigger ({@code streams.capture.OrderLine=trigger}, which the
+ * rest of the suite sets back to {@code listener}): a line changed in SQL, outside the application, reaches a
+ * subscriber of its order, as the README's tour shows. Its own server; the triggers it installs on the order
+ * lines are dropped again afterwards, since every other server of the suite captures lines with the listener.
+ */
+class DemoTriggerCaptureIT {
+
+    private static ServerProcess server;
+    private static URL base;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = ServerProcess.start("demo-trigger", Deployments.storeFile("demo-trigger"),
+                Map.of("STREAMS_CAPTURE_ORDERLINE", "trigger"));
+        server.awaitStarted(Duration.ofMinutes(3));
+        base = server.deployment();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } finally {
+            TestDatabase.execute("DROP TRIGGER IF EXISTS streams_capture_insert ON store_order_line",
+                    "DROP TRIGGER IF EXISTS streams_capture_update ON store_order_line",
+                    "DROP TRIGGER IF EXISTS streams_capture_delete ON store_order_line",
+                    "DROP TRIGGER IF EXISTS streams_capture_truncate ON store_order_line",
+                    "DROP FUNCTION IF EXISTS streams_capture_store_order_line()");
+        }
+    }
+
+    @Test
+    void aLineChangedInSqlReachesTheSubscriberOfItsOrder() throws Exception {
+        long order = StoreClient.as("alice", base).createOrder(
+                "{\"status\":\"open\",\"total\":12.50,\"lines\":[{\"product\":\"tea\",\"quantity\":2,\"unitPrice\":6.25}]}");
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            JsonObject subscribed = alice.send("{\"op\":\"subscribe\",\"model\":\"store.CustomerOrder\",\"pk\":\""
+                    + order + "\"}").next();
+            assertThat(subscribed.getString("type")).as(subscribed.toString()).isEqualTo("subscribed");
+            TestDatabase.execute("UPDATE store_order_line SET quantity = quantity + 1 WHERE order_id = " + order);
+            JsonObject event = alice.next();
+            assertThat(event.getString("type")).isEqualTo("event");
+            assertThat(event.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(order));
+            assertThat(event.getString("facet")).isEqualTo("lines");
+            assertThat(event.getString("op")).isEqualTo("updated");
+        }
+    }
+}
