@@ -123,8 +123,10 @@ class TriggerCaptureIT {
         sql("UPDATE it_twin_t SET id = 900000000 + id WHERE id = " + t3);
         sql("UPDATE it_twin_t SET amount = amount WHERE id = " + t2);
         sql("DELETE FROM it_twin_t WHERE id = " + (900000000 + t3));
-        assertThat(rowsOf(TRIGGER, keys)).extracting(r -> r[1] + " " + r[0]).containsExactly(
-                "deleted " + t3, "created " + (900000000 + t3), "deleted " + (900000000 + t3));
+        List<String> keyRows = rowsOf(TRIGGER, keys).stream().map(r -> r[1] + " " + r[0]).toList();
+        assertThat(keyRows.subList(0, 2)).as("one statement: in the database's order")
+                .containsExactlyInAnyOrder("deleted " + t3, "created " + (900000000 + t3));
+        assertThat(keyRows.subList(2, keyRows.size())).containsExactly("deleted " + (900000000 + t3));
     }
 
     @Test

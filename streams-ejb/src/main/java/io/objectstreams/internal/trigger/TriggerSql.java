@@ -17,8 +17,9 @@ import java.util.function.Function;
  * current one.
  *
  * <p>Per statement, one {@code INSERT ... SELECT} writes the outbox rows: one per subject for a part of another
- * object, one per row otherwise. An update joins the old and new rows on the key: a row whose key changed is a
- * delete plus a create, and a row whose compared columns are all unchanged writes nothing. The rows get ids that
+ * object, one per row otherwise, in the order the database gives. An update joins the old and new rows on the key
+ * (one full hash join): a row whose key changed is a delete plus a create, and a row whose compared columns are all
+ * unchanged writes nothing. The rows get ids that
  * draw from no sequence (EclipseLink reads an {@code IDENTITY} id back with {@code lastval()}, which a sequence
  * drawn in a trigger would move): negative, from the transaction id and a transaction-local count, so they are
  * unique and increase within a transaction, which is all the cursor assigner needs of them. A statement that wrote
@@ -101,8 +102,10 @@ public final class TriggerSql {
                 + " OVERRIDING SYSTEM VALUE\n      SELECT base + used + row_number() OVER (), "
                 + Sql.literal(m.model()) + ", c.pk, " + Sql.literal(m.facet()) + ", c.op, c.fields FROM (";
         String onKey = joinOnKey(m);
-        String oldKey = "NOT EXISTS (SELECT FROM streams_new n WHERE " + onKey + ")";
-        String newKey = "NOT EXISTS (SELECT FROM streams_old o WHERE " + onKey + ")";
+        // One hash join of the old rows and the new ones on the key: a row on one side only changed its key.
+        String pairs = " FROM streams_old o FULL JOIN streams_new n ON " + onKey;
+        String noOld = "o." + Sql.identifier(m.keyColumns().get(0)) + " IS NULL";
+        String noNew = "n." + Sql.identifier(m.keyColumns().get(0)) + " IS NULL";
         String inserted;
         String updated;
         String deleted;
@@ -112,17 +115,16 @@ public final class TriggerSql {
             String subjectNew = subjectPk(m, "n");
             String changed = rowOf(m.columns(), "o", types) + " IS DISTINCT FROM " + rowOf(m.columns(), "n", types);
             inserted = parts(fields, "SELECT " + subjectNew + " FROM streams_new n");
-            updated = parts(fields, "SELECT " + subjectOld + " FROM streams_old o JOIN streams_new n ON " + onKey
-                    + " WHERE " + changed + "\n        UNION SELECT " + subjectNew + " FROM streams_old o JOIN streams_new n ON "
-                    + onKey + " WHERE " + changed + "\n        UNION SELECT " + subjectOld + " FROM streams_old o WHERE "
-                    + oldKey + "\n        UNION SELECT " + subjectNew + " FROM streams_new n WHERE " + newKey);
+            updated = parts(fields, "SELECT s.pk" + pairs + " CROSS JOIN LATERAL (VALUES (" + subjectOld + "), ("
+                    + subjectNew + ")) s(pk) WHERE " + noOld + " OR " + noNew + " OR " + changed);
             deleted = parts(fields, "SELECT " + subjectOld + " FROM streams_old o");
         } else {
             inserted = "SELECT " + subjectPk(m, "n") + " AS pk, 'created' AS op, '{}'::text[] AS fields FROM streams_new n";
-            updated = "SELECT * FROM (SELECT " + subjectPk(m, "n") + " AS pk, 'updated' AS op, " + changedFields(m, types)
-                    + " AS fields FROM streams_old o JOIN streams_new n ON " + onKey + ") u WHERE cardinality(u.fields) > 0"
-                    + "\n        UNION ALL SELECT " + subjectPk(m, "o") + ", 'deleted', '{}' FROM streams_old o WHERE " + oldKey
-                    + "\n        UNION ALL SELECT " + subjectPk(m, "n") + ", 'created', '{}' FROM streams_new n WHERE " + newKey;
+            updated = "SELECT * FROM (SELECT CASE WHEN " + noNew + " THEN " + subjectPk(m, "o") + " ELSE "
+                    + subjectPk(m, "n") + " END AS pk, CASE WHEN " + noOld + " THEN 'created' WHEN " + noNew
+                    + " THEN 'deleted' ELSE 'updated' END AS op, CASE WHEN " + noOld + " OR " + noNew
+                    + " THEN '{}'::text[] ELSE " + changedFields(m, types) + " END AS fields" + pairs
+                    + ") u WHERE u.op <> 'updated' OR cardinality(u.fields) > 0";
             deleted = "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields FROM streams_old o";
         }
         return "-- Object Streams trigger capture of " + m.entity().replace("\n", " ") + " (model " + m.model().replace("\n", " ")
