@@ -130,7 +130,8 @@ public final class TriggerSql {
         return "-- Object Streams trigger capture of " + m.entity().replace("\n", " ") + " (model " + m.model().replace("\n", " ")
                 + ", facet " + m.facet().replace("\n", " ") + ")\n"
                 + "DECLARE\n"
-                + "  used bigint := coalesce(nullif(current_setting('streams.captured', true), ''), '0')::bigint;\n"
+                // Any session may set the counter: a value below 0 would reach into an earlier transaction's ids.
+                + "  used bigint := greatest(0, coalesce(nullif(current_setting('streams.captured', true), ''), '0')::bigint);\n"
                 + "  base bigint := (txid_current() << 22) - 4611686018427387904;\n"
                 + "  added bigint;\n"
                 + "BEGIN\n"
