@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -31,14 +32,15 @@ public class CaptureModes {
 
     /** Whether a trigger captures {@code type}'s entity (a subclass a provider hands over counts as its entity). */
     public boolean byTrigger(Class<?> type) {
-        return byTrigger.computeIfAbsent(entityClass(type), this::resolve);
+        return byTrigger.computeIfAbsent(entityClass(type), c -> byTrigger(c, key -> config.getOptionalValue(key, String.class)));
     }
 
-    private boolean resolve(Class<?> entityClass) {
+    /** Whether a trigger captures {@code entityClass}, with {@code setting} reading a configuration key. */
+    static boolean byTrigger(Class<?> entityClass, Function<String, Optional<String>> setting) {
         Streamed streamed = entityClass.getAnnotation(Streamed.class);
         Capture declared = streamed == null ? Capture.DEFAULT : streamed.capture();
         String key = PREFIX + TableMappings.entityName(entityClass);
-        Optional<String> set = config.getOptionalValue(key, String.class).map(v -> v.trim().toLowerCase(Locale.ROOT));
+        Optional<String> set = setting.apply(key).map(v -> v.trim().toLowerCase(Locale.ROOT)).filter(v -> !v.isEmpty());
         Capture configured = set.map(value -> switch (value) {
             case "listener" -> Capture.LISTENER;
             case "trigger" -> Capture.TRIGGER;

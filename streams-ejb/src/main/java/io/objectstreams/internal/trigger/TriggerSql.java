@@ -53,6 +53,11 @@ public final class TriggerSql {
     public TriggerSql(TableMapping mapping, Map<String, String> types, String channel) {
         this.mapping = mapping;
         String function = function(mapping, types, channel);
+        if (function.contains("$streams$")) {
+            // The body is dollar-quoted: a name or label holding the quote would end it early.
+            throw new io.objectstreams.StreamsException("capture_failed", "Trigger capture cannot map " + mapping.entity()
+                    + ": a name or label of its mapping contains $streams$");
+        }
         this.hash = sha256(function).substring(0, 16);
         this.body = function;
     }
