@@ -178,6 +178,34 @@ class TriggerCaptureIT {
     }
 
     @Test
+    void aTransactionThatStartedFirstButWroteAfterAnotherCommittedIsOrderedAfterIt() throws Exception {
+        // The assigner is held on the cursor state row, so both transactions commit before either is numbered
+        // and one claim takes them together: it must number them as they happened, not as they began (G5).
+        long mark = lastCursor();
+        try (Connection hold = TestDatabase.connect(); Connection early = TestDatabase.connect()) {
+            hold.setAutoCommit(false);
+            try (Statement s = hold.createStatement()) {
+                s.executeQuery("SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE").close();
+            }
+            early.setAutoCommit(false);
+            long first;
+            try (Statement s = early.createStatement(); ResultSet rs = s.executeQuery(
+                    "INSERT INTO it_twin_t (title) VALUES ('began first') RETURNING id")) {
+                rs.next();
+                first = rs.getLong(1);
+            }
+            long late = insertTwin("committed first", 1, null, null);
+            try (Statement s = early.createStatement()) {
+                s.executeUpdate("DELETE FROM it_twin_t WHERE id = " + late);
+            }
+            early.commit();
+            hold.rollback();
+            assertThat(rowsOf(TRIGGER, mark)).extracting(r -> r[1] + " " + r[0]).as("in cursor order").containsExactly(
+                    "created " + first, "created " + late, "deleted " + late);
+        }
+    }
+
+    @Test
     void aWriteInSqlReachesASubscriberLive() throws Exception {
         try (StreamClient alice = StreamClient.connect(base, "alice")) {
             JsonObject subscribed = alice.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + TRIGGER

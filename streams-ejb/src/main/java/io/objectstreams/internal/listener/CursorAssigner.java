@@ -1,5 +1,6 @@
 package io.objectstreams.internal.listener;
 
+import java.math.BigDecimal;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,27 +11,36 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Gives cursors to committed, unassigned outbox rows, in id order, one batch per transaction (G5).
+ * Gives cursors to committed, unassigned outbox rows, in the order they were written, one batch per transaction
+ * (G5).
  *
  * <p>Only committed rows are visible to the statement that claims a batch, so a transaction that commits late
- * simply gets later cursors: a client that has seen cursor N can never be owed a row with a cursor below N. The
+ * simply gets later cursors: a client that has seen cursor N can never be owed a row with a cursor below N. Rows
+ * committed by the time of one claim are numbered by {@code wal_position}, where the write-ahead log stood when
+ * each was written, then by id. A transaction that had to wait for another's row lock wrote after that one
+ * committed, so its rows come after all of the other's; by id alone a capture trigger's rows, whose ids follow the
+ * transaction's start, could come first and show a client a delete before the create it undoes. The
  * cursor state row is locked first, in its own statement, so even a second assigner (which the advisory
  * lock already prevents) would serialise behind the first and continue from its high cursor, never reuse it.
  */
 public final class CursorAssigner {
 
+    /** A row's place in write order as one number: ids span less than {@code 2^64}, so positions never overlap. */
+    private static final String PLACE = "wal_position::numeric * 18446744073709551616 + id";
+
     private static final String LOCK_STATE = "SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE";
 
     /**
-     * The next batch, in id order, through the partial index of unassigned rows: the scan stops after the batch
-     * whatever the backlog or the statistics say.
+     * The next batch, in write order, through the partial index of unassigned rows: the scan stops after the batch
+     * whatever the backlog or the statistics say. With each id comes its place in that order as one number.
      */
-    private static final String CLAIM = "SELECT id FROM streams_outbox WHERE cursor IS NULL ORDER BY id LIMIT ?";
+    private static final String CLAIM = "SELECT id, " + PLACE + " FROM streams_outbox WHERE cursor IS NULL"
+            + " ORDER BY wal_position, id LIMIT ?";
 
     /**
-     * Numbers the claimed rows in id order. They are named by primary key and nothing else, so the one plan is a
-     * key lookup per row, whatever the backlog or the statistics; {@code width_bucket} finds each id's place in the
-     * sorted array by binary search. The state row lock makes a {@code cursor IS NULL} recheck unnecessary; the row
+     * Numbers the claimed rows in write order. They are named by primary key and nothing else, so the one plan is a
+     * key lookup per row, whatever the backlog or the statistics; {@code width_bucket} finds each row's place in the
+     * sorted array of the claimed places by binary search. The state row lock makes a {@code cursor IS NULL} recheck unnecessary; the row
      * count is checked instead.
      *
      * <p>Not a join: one statement that joined a claiming subquery to the table let the planner, whose statistics
@@ -39,7 +49,8 @@ public final class CursorAssigner {
      * array of ids may hash the whole table instead; numbering by {@code array_position} grows with the square of
      * the batch, and a JDBC batch of single-row updates is markedly slower.
      */
-    private static final String ASSIGN = "UPDATE streams_outbox SET cursor = ? + width_bucket(id, ?) WHERE id = ANY(?)";
+    private static final String ASSIGN = "UPDATE streams_outbox SET cursor = ? + width_bucket(" + PLACE + ", ?)"
+            + " WHERE id = ANY(?)";
 
     private static final String ADVANCE = "UPDATE streams_cursor_state SET last_cursor = ?, updated_at = now() WHERE id = 1";
 
@@ -70,18 +81,23 @@ public final class CursorAssigner {
         return total;
     }
 
-    /** The ids of the next batch, smallest first. */
-    private Long[] claim(Connection connection) throws SQLException {
+    /** The next batch: its ids and their places, in write order. */
+    private record Claim(Long[] ids, BigDecimal[] places) {
+    }
+
+    private Claim claim(Connection connection) throws SQLException {
         List<Long> ids = new ArrayList<>(batchSize);
+        List<BigDecimal> places = new ArrayList<>(batchSize);
         try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
             claim.setInt(1, batchSize);
             try (ResultSet rs = claim.executeQuery()) {
                 while (rs.next()) {
                     ids.add(rs.getLong(1));
+                    places.add(rs.getBigDecimal(2));
                 }
             }
         }
-        return ids.toArray(Long[]::new);
+        return new Claim(ids.toArray(Long[]::new), places.toArray(BigDecimal[]::new));
     }
 
     /** Assigns one batch in one transaction; returns how many rows got a cursor. */
@@ -95,20 +111,23 @@ public final class CursorAssigner {
                 }
                 last = rs.getLong(1);
             }
-            Long[] ids = claim(connection);
+            Claim claim = claim(connection);
+            Long[] ids = claim.ids();
             if (ids.length == 0) {
                 connection.rollback();
                 return 0;
             }
             Array batch = connection.createArrayOf("bigint", ids);
+            Array places = connection.createArrayOf("numeric", claim.places());
             int count;
             try (PreparedStatement assign = connection.prepareStatement(ASSIGN)) {
                 assign.setLong(1, last);
-                assign.setArray(2, batch);
+                assign.setArray(2, places);
                 assign.setArray(3, batch);
                 count = assign.executeUpdate();
             } finally {
                 batch.free();
+                places.free();
             }
             if (count != ids.length) {
                 // Only an assigner writes cursors, and the state row lock excludes the others: never guessed past.

@@ -31,11 +31,12 @@ public class OutboxWriter {
 
     /**
      * Adds metadata to the rows capture triggers wrote in this transaction: their ids are this transaction's block,
-     * from its id ({@code TriggerSql}), so the update reads them by primary key and nothing else.
+     * from its id ({@code TriggerSql}): the base plus 1 to {@code 2^22}, so the update reads them by primary key and
+     * nothing else.
      */
     static final String TAG = "UPDATE streams_outbox SET metadata = metadata || ?::jsonb"
-            + " WHERE id >= (txid_current() << 22) - 4611686018427387904"
-            + " AND id < (txid_current() << 22) - 4611686018427387904 + 4194304";
+            + " WHERE id > (txid_current() << 22) - 4611686018427387904"
+            + " AND id <= (txid_current() << 22) - 4611686018427387904 + 4194304";
 
     /** Looked up once: {@code Json.createX} looks the provider up again on every call (three times per row). */
     private static final JsonProvider JSON = JsonProvider.provider();

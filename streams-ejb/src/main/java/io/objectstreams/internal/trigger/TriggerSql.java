@@ -22,7 +22,9 @@ import java.util.function.Function;
  * unchanged writes nothing. The rows get ids that
  * draw from no sequence (EclipseLink reads an {@code IDENTITY} id back with {@code lastval()}, which a sequence
  * drawn in a trigger would move): negative, from the transaction id and a transaction-local count, so they are
- * unique and increase within a transaction, which is all the cursor assigner needs of them. A statement that wrote
+ * unique and increase within a transaction. The assigner numbers rows by their {@code wal_position}, read once
+ * per statement after its writes, and by id within it; the ids' own order (by transaction start) is never
+ * used across transactions. A statement that wrote
  * rows notifies the wakeup channel, which PostgreSQL delivers once per transaction, at commit.
  */
 public final class TriggerSql {
@@ -103,8 +105,8 @@ public final class TriggerSql {
     }
 
     private static String function(TableMapping m, Map<String, String> types, String channel) {
-        String insert = "INSERT INTO streams_outbox (id, model, subject_pk, facet, op, changed_fields)"
-                + " OVERRIDING SYSTEM VALUE\n      SELECT base + used + row_number() OVER (), "
+        String insert = "INSERT INTO streams_outbox (id, wal_position, model, subject_pk, facet, op, changed_fields)"
+                + " OVERRIDING SYSTEM VALUE\n      SELECT base + used + row_number() OVER (), written, "
                 + Sql.literal(m.model()) + ", c.pk, " + Sql.literal(m.facet()) + ", c.op, c.fields FROM (";
         String onKey = joinOnKey(m);
         // One hash join of the old rows and the new ones on the key: a row on one side only changed its key.
@@ -138,6 +140,8 @@ public final class TriggerSql {
                 // Any session may set the counter: a value below 0 would reach into an earlier transaction's ids.
                 + "  used bigint := greatest(0, coalesce(nullif(current_setting('streams.captured', true), ''), '0')::bigint);\n"
                 + "  base bigint := (txid_current() << 22) - 4611686018427387904;\n"
+                // After the statement's own writes: the cursor assigner numbers rows in this order (schema V4).
+                + "  written bigint := (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint;\n"
                 + "  added bigint;\n"
                 + "BEGIN\n"
                 + "  IF TG_OP = 'INSERT' THEN\n    " + insert + inserted + ") c;\n"
