@@ -60,7 +60,7 @@ public final class TriggerCaptureBenchmark {
                 s.execute("INSERT INTO bench_doc SELECT g, 'doc ' || g, g % 100, NULL FROM generate_series(1, " + ROWS + ") g");
                 s.execute("VACUUM ANALYZE bench_doc");
             }
-            TriggerSql triggers = new TriggerSql(mapping, Map.of(), "object_streams_events");
+            TriggerSql triggers = new TriggerSql(mapping, Map.of(), "object_streams_events", "streams_outbox");
             System.out.printf("%nTrigger capture: a table of %,d rows; bulk is best of %d, single rows %,d transactions%n",
                     ROWS, ROUNDS, SINGLE);
             System.out.printf("%-26s %14s %10s %18s %10s%n", "path", "bulk UPDATE s", "ratio", "single ms per tx", "ratio");

@@ -278,6 +278,40 @@ class TriggerCaptureIT {
         assertThat(awaitReady(false, "it_drift")).contains("note");
         sql("ALTER TABLE it_drift ADD COLUMN note varchar(100)");
         awaitReady(true, null);
+
+        // Enabled for replica sessions only, it never fires for the application's.
+        sql("ALTER TABLE it_drift ENABLE REPLICA TRIGGER streams_capture_delete");
+        assertThat(awaitReady(false, "it_drift")).contains("ENABLE REPLICA").contains("streams_capture_delete");
+        sql("ALTER TABLE it_drift ENABLE TRIGGER streams_capture_delete");
+        awaitReady(true, null);
+    }
+
+    @Test
+    void aTriggerOfAnotherVersionsMappingOrOnAListenerCapturedTableIsAWarningNotDown() throws Exception {
+        // As while two versions run side by side: the other one installed its mapping. Writes are captured, so
+        // every instance stays ready (readiness DOWN on all of them at once would be an outage), and says so.
+        String comment = value("SELECT obj_description(oid, 'pg_trigger') FROM pg_trigger WHERE tgname ="
+                + " 'streams_capture_insert' AND tgrelid = 'it_drift'::regclass");
+        sql("COMMENT ON TRIGGER streams_capture_insert ON it_drift IS 'object-streams capture 0123456789abcdef'");
+        try {
+            String warnings = awaitWarning("0123456789abcdef");
+            assertThat(warnings).contains("it_drift").contains("another mapping").contains("capture.sql");
+        } finally {
+            sql("COMMENT ON TRIGGER streams_capture_insert ON it_drift IS '" + comment + "'");
+        }
+        awaitReady(true, null);
+        awaitWarning(null);
+
+        // A capture trigger on the listener's twin's table: its writes are captured twice, none is lost.
+        sql("CREATE OR REPLACE FUNCTION it_nothing() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NULL; END$$");
+        sql("CREATE TRIGGER streams_capture_stray AFTER TRUNCATE ON it_twin FOR EACH STATEMENT"
+                + " EXECUTE FUNCTION it_nothing()");
+        try {
+            assertThat(awaitWarning("streams_capture_stray")).contains("it_twin").contains("captured twice");
+        } finally {
+            sql("DROP TRIGGER streams_capture_stray ON it_twin");
+        }
+        awaitWarning(null);
     }
 
     // --- helpers ---
@@ -289,6 +323,18 @@ class TriggerCaptureIT {
             String problems = check.data().containsKey("captureProblems") ? check.data().getString("captureProblems") : "";
             boolean matches = up ? check.up() && problems.isEmpty() : !check.up() && problems.contains(table);
             return matches ? problems : null;
+        }, r -> r != null);
+    }
+
+    /**
+     * Awaits readiness UP with capture warnings containing {@code text} (or with none, for null); returns them.
+     */
+    private String awaitWarning(String text) {
+        return await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Health.Check check = Health.listener(Health.root(base), "ready");
+            String warnings = check.data().containsKey("captureWarnings") ? check.data().getString("captureWarnings") : "";
+            boolean matches = check.up() && (text == null ? warnings.isEmpty() : warnings.contains(text));
+            return matches ? warnings : null;
         }, r -> r != null);
     }
 

@@ -96,6 +96,15 @@ public final class TestDatabase {
                 + setting("name", "postgres");
     }
 
+    /** A data source of the test database, as the tests' own connections reach it. */
+    public static javax.sql.DataSource dataSource() {
+        org.postgresql.ds.PGSimpleDataSource source = new org.postgresql.ds.PGSimpleDataSource();
+        source.setURL(url());
+        source.setUser(setting("user", "postgres"));
+        source.setPassword(setting("password", "postgres"));
+        return source;
+    }
+
     public static Connection connect() throws SQLException {
         return DriverManager.getConnection(url(), setting("user", "postgres"), setting("password", "postgres"));
     }

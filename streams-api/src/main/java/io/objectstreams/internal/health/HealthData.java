@@ -38,6 +38,7 @@ public final class HealthData {
     public static final String RESYNCS = "resyncs";
     public static final String TRIGGER_TABLES = "triggerCapturedTables";
     public static final String CAPTURE_PROBLEMS = "captureProblems";
+    public static final String CAPTURE_WARNINGS = "captureWarnings";
 
     /** What the health data says in place of an error's text, which only the admin status shows. */
     public static final String WITHHELD = "failing; the text is in streams/admin/status (streams-admin role)";
@@ -45,12 +46,15 @@ public final class HealthData {
     private HealthData() {
     }
 
-    /** Trigger capture's figures: its tables, and what keeps any of them from being captured. */
+    /** Trigger capture's figures: its tables, what keeps any of them from being captured, and what is amiss. */
     public static Map<String, Object> of(CaptureReport report) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put(TRIGGER_TABLES, (long) report.tables());
         if (!report.ok()) {
             data.put(CAPTURE_PROBLEMS, String.join("; ", report.problems()));
+        }
+        if (!report.warnings().isEmpty()) {
+            data.put(CAPTURE_WARNINGS, String.join("; ", report.warnings()));
         }
         return Collections.unmodifiableMap(data);
     }

@@ -2,19 +2,14 @@ package io.objectstreams.internal.capture;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.Streamed;
-import jakarta.persistence.Access;
-import jakarta.persistence.AccessType;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
-import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
-import java.lang.reflect.Member;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -112,12 +107,12 @@ final class EntityType {
         if (entityClass.isAnnotationPresent(IdClass.class)) {
             throw unsupportedKey(entityClass);
         }
-        boolean fieldAccess = usesFieldAccess(entityClass);
+        boolean fieldAccess = JpaMembers.usesFieldAccess(entityClass);
         List<Attribute> attributes = new ArrayList<>();
         Attribute id = null;
         for (Class<?> c = entityClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (AccessibleObject member : fieldAccess ? List.<AccessibleObject>of(c.getDeclaredFields()) : getters(c)) {
-                if (!isPersistent(member)) {
+            for (AccessibleObject member : fieldAccess ? List.<AccessibleObject>of(c.getDeclaredFields()) : JpaMembers.getters(c)) {
+                if (!JpaMembers.isPersistent(member)) {
                     continue;
                 }
                 if (member.isAnnotationPresent(EmbeddedId.class)) {
@@ -157,44 +152,6 @@ final class EntityType {
         }
         String name = entityClass.getAnnotation(Entity.class).name();
         return name.isEmpty() ? entityClass.getSimpleName() : name;
-    }
-
-    private static boolean usesFieldAccess(Class<?> entityClass) {
-        for (Class<?> c = entityClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            Access access = c.getAnnotation(Access.class);
-            if (access != null) {
-                return access.value() == AccessType.FIELD;
-            }
-            for (Field field : c.getDeclaredFields()) {
-                if (field.isAnnotationPresent(Id.class) || field.isAnnotationPresent(EmbeddedId.class)) {
-                    return true;
-                }
-            }
-            for (Method method : c.getDeclaredMethods()) {
-                if (method.isAnnotationPresent(Id.class) || method.isAnnotationPresent(EmbeddedId.class)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private static List<AccessibleObject> getters(Class<?> c) {
-        List<AccessibleObject> getters = new ArrayList<>();
-        for (Method method : c.getDeclaredMethods()) {
-            if (method.getParameterCount() == 0 && JpaMembers.propertyName(method) != null) {
-                getters.add(method);
-            }
-        }
-        return getters;
-    }
-
-    private static boolean isPersistent(AccessibleObject member) {
-        int modifiers = ((Member) member).getModifiers();
-        return !Modifier.isStatic(modifiers) && !Modifier.isTransient(modifiers) && !((Member) member).isSynthetic()
-                && !member.isAnnotationPresent(Transient.class)
-                && !((Member) member).getName().startsWith("_persistence_")
-                && !((Member) member).getName().startsWith("$$_hibernate_");
     }
 
     /** A getter for the id lets a lazy proxy answer without being initialised; fields of a proxy are empty. */

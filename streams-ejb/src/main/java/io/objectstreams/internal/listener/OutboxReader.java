@@ -19,9 +19,12 @@ public final class OutboxReader {
 
     private static final String READ = COLUMNS + " WHERE cursor > ? ORDER BY cursor LIMIT ?";
 
-    /** A subject's rows, and its model's truncations: a capture trigger writes those with an empty pk. */
-    private static final String READ_SUBJECT = COLUMNS
-            + " WHERE model = ? AND subject_pk IN (?, '') AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
+    /**
+     * A subject's rows, and its model's truncations: a capture trigger writes those with an empty pk. Both come
+     * through the subject index; an object whose pk is the empty string is not a truncation.
+     */
+    private static final String READ_SUBJECT = COLUMNS + " WHERE model = ? AND subject_pk IN (?, '')"
+            + " AND (subject_pk = ? OR op = 'truncated') AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
 
     private static final String READ_MODEL = COLUMNS
             + " WHERE cursor > ? AND cursor <= ? AND model = ? ORDER BY cursor LIMIT ?";
@@ -50,9 +53,10 @@ public final class OutboxReader {
         try (PreparedStatement read = connection.prepareStatement(READ_SUBJECT)) {
             read.setString(1, model);
             read.setString(2, pk);
-            read.setLong(3, after);
-            read.setLong(4, through);
-            read.setInt(5, limit);
+            read.setString(3, pk);
+            read.setLong(4, after);
+            read.setLong(5, through);
+            read.setInt(6, limit);
             return events(read);
         }
     }

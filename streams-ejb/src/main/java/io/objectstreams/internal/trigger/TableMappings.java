@@ -1,9 +1,8 @@
 package io.objectstreams.internal.trigger;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.internal.capture.JpaMembers;
 import io.objectstreams.Streamed;
-import jakarta.persistence.Access;
-import jakarta.persistence.AccessType;
 import jakarta.persistence.AttributeOverride;
 import jakarta.persistence.AttributeOverrides;
 import jakarta.persistence.Column;
@@ -13,7 +12,6 @@ import jakarta.persistence.Embedded;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.IdClass;
 import jakarta.persistence.Inheritance;
 import jakarta.persistence.JoinColumn;
 import jakarta.persistence.JoinColumns;
@@ -23,15 +21,10 @@ import jakarta.persistence.ManyToOne;
 import jakarta.persistence.OneToMany;
 import jakarta.persistence.OneToOne;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
-import java.beans.Introspector;
 import java.lang.reflect.AccessibleObject;
-import java.lang.reflect.Field;
-import java.lang.reflect.Member;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,14 +60,14 @@ public final class TableMappings {
         if (entityClass.isAnnotationPresent(Inheritance.class)) {
             throw refused(entityClass, "it is the root of an inheritance hierarchy");
         }
-        boolean fields = usesFieldAccess(entityClass);
+        boolean fields = JpaMembers.usesFieldAccess(entityClass);
         List<String> keys = new ArrayList<>();
         Map<String, List<String>> attributes = new LinkedHashMap<>();
-        Map<String, List<String>> references = new LinkedHashMap<>();
+        Map<String, AccessibleObject> references = new LinkedHashMap<>();
         for (AccessibleObject member : members(entityClass, fields)) {
-            String name = attributeName(member);
+            String name = JpaMembers.attributeName(member);
             if (member.isAnnotationPresent(EmbeddedId.class)) {
-                keys.addAll(embeddedColumns(type(member), member, ""));
+                keys.addAll(embeddedColumns(JpaMembers.type(member), member, ""));
             } else if (member.isAnnotationPresent(Id.class)) {
                 keys.add(column(member, name));
             } else if (member.isAnnotationPresent(Version.class) || member.isAnnotationPresent(Lob.class)
@@ -83,12 +76,11 @@ public final class TableMappings {
             } else if (member.isAnnotationPresent(ManyToOne.class) || member.isAnnotationPresent(OneToOne.class)) {
                 OneToOne one = member.getAnnotation(OneToOne.class);
                 if (one == null || one.mappedBy().isEmpty()) {
-                    List<String> joins = joinColumns(member, name, type(member));
-                    references.put(name, joins);
-                    attributes.put(name, joins);
+                    references.put(name, member);
+                    attributes.put(name, joinColumns(member, name, JpaMembers.type(member)));
                 }
-            } else if (member.isAnnotationPresent(Embedded.class) || type(member).isAnnotationPresent(Embeddable.class)) {
-                attributes.put(name, embeddedColumns(type(member), member, ""));
+            } else if (member.isAnnotationPresent(Embedded.class) || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
+                attributes.put(name, embeddedColumns(JpaMembers.type(member), member, ""));
             } else {
                 attributes.put(name, List.of(column(member, name)));
             }
@@ -103,12 +95,13 @@ public final class TableMappings {
             return new TableMapping(entityClass.getName(), schema, name(tableName), keys, modelLabel(entityClass),
                     streamed.facet(), false, keys, attributes);
         }
-        List<String> subjectColumns = references.get(streamed.subject());
-        if (subjectColumns == null) {
+        AccessibleObject reference = references.get(streamed.subject());
+        if (reference == null) {
             throw refused(entityClass, "@Streamed(subject = \"" + streamed.subject()
                     + "\") must name a to-one relationship attribute that owns its join column");
         }
         Class<?> subject = referenceType(entityClass, streamed.subject(), fields);
+        List<String> subjectColumns = keyReference(entityClass, reference, streamed.subject(), subject);
         if (!subject.isAnnotationPresent(Streamed.class)) {
             throw refused(entityClass, "its subject " + subject.getName() + " is not @Streamed");
         }
@@ -150,8 +143,8 @@ public final class TableMappings {
             overrides.put(one.name(), one.column());
         }
         List<String> columns = new ArrayList<>();
-        for (AccessibleObject member : members(embeddable, usesFieldAccess(embeddable))) {
-            String path = prefix + attributeName(member);
+        for (AccessibleObject member : members(embeddable, JpaMembers.usesFieldAccess(embeddable))) {
+            String path = prefix + JpaMembers.attributeName(member);
             if (isCollection(member) || member.isAnnotationPresent(Lob.class)) {
                 continue;
             }
@@ -159,13 +152,13 @@ public final class TableMappings {
                 throw new StreamsException("capture_failed", "Trigger capture cannot map the relationship " + path
                         + " inside embeddable " + embeddable.getName() + "; capture its entity with the entity listener");
             }
-            if (member.isAnnotationPresent(Embedded.class) || type(member).isAnnotationPresent(Embeddable.class)) {
-                columns.addAll(embeddedColumns(type(member), member, path + "."));
+            if (member.isAnnotationPresent(Embedded.class) || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
+                columns.addAll(embeddedColumns(JpaMembers.type(member), member, path + "."));
                 continue;
             }
             Column override = overrides.get(path.substring(prefix.length()));
             columns.add(override != null && !override.name().isEmpty() ? name(override.name())
-                    : column(member, attributeName(member)));
+                    : column(member, JpaMembers.attributeName(member)));
         }
         return columns;
     }
@@ -193,14 +186,43 @@ public final class TableMappings {
         return List.of(name(attribute + "_" + targetKeys.get(0)));
     }
 
+    /**
+     * The join columns of the reference to a part's subject, in the order of the subject's key, whose value is the
+     * subject's pk: a join column that references another column (a {@code referencedColumnName} not of the key)
+     * cannot give it, and is refused.
+     */
+    private static List<String> keyReference(Class<?> owner, AccessibleObject member, String attribute, Class<?> target) {
+        JoinColumns many = member.getAnnotation(JoinColumns.class);
+        JoinColumn[] declared = many != null ? many.value() : member.getAnnotationsByType(JoinColumn.class);
+        if (Arrays.stream(declared).allMatch(join -> join.referencedColumnName().isEmpty())) {
+            return joinColumns(member, attribute, target);
+        }
+        List<String> targetKeys = keyColumns(target);
+        String[] ordered = new String[targetKeys.size()];
+        for (JoinColumn join : declared) {
+            String referenced = name(join.referencedColumnName());
+            int at = join.referencedColumnName().isEmpty() && targetKeys.size() == 1 ? 0 : targetKeys.indexOf(referenced);
+            if (at < 0) {
+                throw refused(owner, "its subject reference " + attribute + " joins on column " + join.referencedColumnName()
+                        + " of " + target.getName() + ", not on its key " + targetKeys + ": the subject's pk is its key");
+            }
+            ordered[at] = join.name().isEmpty() ? name(attribute + "_" + targetKeys.get(at)) : name(join.name());
+        }
+        if (Arrays.asList(ordered).contains(null)) {
+            throw refused(owner, "its subject reference " + attribute + " does not join on every column of the key "
+                    + targetKeys + " of " + target.getName());
+        }
+        return List.of(ordered);
+    }
+
     /** The primary key's columns of an entity, in declared order; nothing else of its mapping is read. */
     private static List<String> keyColumns(Class<?> entityClass) {
         List<String> keys = new ArrayList<>();
-        for (AccessibleObject member : members(entityClass, usesFieldAccess(entityClass))) {
+        for (AccessibleObject member : members(entityClass, JpaMembers.usesFieldAccess(entityClass))) {
             if (member.isAnnotationPresent(EmbeddedId.class)) {
-                keys.addAll(embeddedColumns(type(member), member, ""));
+                keys.addAll(embeddedColumns(JpaMembers.type(member), member, ""));
             } else if (member.isAnnotationPresent(Id.class)) {
-                keys.add(column(member, attributeName(member)));
+                keys.add(column(member, JpaMembers.attributeName(member)));
             }
         }
         return keys;
@@ -208,8 +230,8 @@ public final class TableMappings {
 
     private static Class<?> referenceType(Class<?> entityClass, String attribute, boolean fields) {
         for (AccessibleObject member : members(entityClass, fields)) {
-            if (attributeName(member).equals(attribute)) {
-                return type(member);
+            if (JpaMembers.attributeName(member).equals(attribute)) {
+                return JpaMembers.type(member);
             }
         }
         throw refused(entityClass, "it has no attribute " + attribute);
@@ -217,8 +239,8 @@ public final class TableMappings {
 
     private static boolean isCollection(AccessibleObject member) {
         return member.isAnnotationPresent(OneToMany.class) || member.isAnnotationPresent(ManyToMany.class)
-                || member.isAnnotationPresent(ElementCollection.class) || Collection.class.isAssignableFrom(type(member))
-                || Map.class.isAssignableFrom(type(member));
+                || member.isAnnotationPresent(ElementCollection.class) || Collection.class.isAssignableFrom(JpaMembers.type(member))
+                || Map.class.isAssignableFrom(JpaMembers.type(member));
     }
 
     /** The persistent members, superclasses' first, each in declaration order. */
@@ -229,59 +251,13 @@ public final class TableMappings {
         }
         List<AccessibleObject> members = new ArrayList<>();
         for (Class<?> c : chain) {
-            for (AccessibleObject member : fields ? List.<AccessibleObject>of(c.getDeclaredFields()) : getters(c)) {
-                int modifiers = ((Member) member).getModifiers();
-                String name = ((Member) member).getName();
-                if (!Modifier.isStatic(modifiers) && !Modifier.isTransient(modifiers) && !((Member) member).isSynthetic()
-                        && !member.isAnnotationPresent(Transient.class) && !name.startsWith("_persistence_")
-                        && !name.startsWith("$$_hibernate_")) {
+            for (AccessibleObject member : fields ? List.<AccessibleObject>of(c.getDeclaredFields()) : JpaMembers.getters(c)) {
+                if (JpaMembers.isPersistent(member)) {
                     members.add(member);
                 }
             }
         }
         return members;
-    }
-
-    private static List<AccessibleObject> getters(Class<?> c) {
-        List<AccessibleObject> getters = new ArrayList<>();
-        for (Method method : c.getDeclaredMethods()) {
-            if (method.getParameterCount() == 0 && propertyName(method) != null) {
-                getters.add(method);
-            }
-        }
-        return getters;
-    }
-
-    private static String attributeName(AccessibleObject member) {
-        return member instanceof Method method ? propertyName(method) : ((Field) member).getName();
-    }
-
-    private static String propertyName(Method method) {
-        String name = method.getName();
-        if (name.startsWith("get") && name.length() > 3) {
-            return Introspector.decapitalize(name.substring(3));
-        }
-        boolean flag = method.getReturnType() == boolean.class || method.getReturnType() == Boolean.class;
-        return name.startsWith("is") && name.length() > 2 && flag ? Introspector.decapitalize(name.substring(2)) : null;
-    }
-
-    private static Class<?> type(AccessibleObject member) {
-        return member instanceof Method method ? method.getReturnType() : ((Field) member).getType();
-    }
-
-    private static boolean usesFieldAccess(Class<?> type) {
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            Access access = c.getAnnotation(Access.class);
-            if (access != null) {
-                return access.value() == AccessType.FIELD;
-            }
-            for (Method method : c.getDeclaredMethods()) {
-                if (method.isAnnotationPresent(Id.class) || method.isAnnotationPresent(EmbeddedId.class)) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     private static StreamsException refused(Class<?> entityClass, String why) {

@@ -13,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -48,7 +49,9 @@ public class TriggerCapture {
     private volatile List<TableMapping> captured = List.of();
     /** The tables of the entities the listener captures, by entity: none may carry a capture trigger. */
     private volatile Map<String, String> listenerTables = Map.of();
-    private volatile CaptureReport report = new CaptureReport(0, List.of());
+    private volatile CaptureReport report = new CaptureReport(0, List.of(), List.of());
+    /** The last check that ran. */
+    private CaptureReport checked;
     private volatile String lastLogged = "";
     private final Supplier<CaptureReport> source = () -> report;
     private ScheduledFuture<?> clock;
@@ -75,7 +78,7 @@ public class TriggerCapture {
         captured = List.copyOf(byTrigger);
         listenerTables = Map.copyOf(byListener);
         check();
-        if (!report.ok() && !captured.isEmpty() && config.migrateSchema()) {
+        if ((!report.ok() || !report.warnings().isEmpty()) && !captured.isEmpty() && config.migrateSchema()) {
             install();
             check();
         }
@@ -85,7 +88,8 @@ public class TriggerCapture {
             clock = timers.scheduleWithFixedDelay(this::checkQuietly, every, every, TimeUnit.MILLISECONDS);
         }
         LOG.info(() -> "Object Streams trigger capture: " + captured.size() + " table(s)"
-                + (report.ok() ? ", all captured" : ", not all captured: " + String.join("; ", report.problems())));
+                + (report.ok() ? ", all captured" : ", not all captured: " + String.join("; ", report.problems()))
+                + (report.warnings().isEmpty() ? "" : "; " + String.join("; ", report.warnings())));
     }
 
     @PreDestroy
@@ -107,7 +111,7 @@ public class TriggerCapture {
                 + " owner of the tables; it replaces what an earlier mapping installed.\nBEGIN;\n");
         try (Connection connection = config.dataSource().getConnection()) {
             for (TableMapping mapping : captured) {
-                for (String statement : sql(connection, mapping).install()) {
+                for (String statement : sql(connection, mapping, TriggerCatalog.columnTypes(connection, mapping)).install()) {
                     script.append(statement).append(";\n");
                 }
             }
@@ -115,33 +119,61 @@ public class TriggerCapture {
         return script.append("COMMIT;\n").toString();
     }
 
-    /** Checks every table now; never throws (a failed check is itself a problem). */
+    /**
+     * Checks every table now; never throws. A check that cannot run (the database unreachable, say) leaves the last
+     * one's findings standing, with a warning; before any check has run, it is a problem.
+     */
     public synchronized CaptureReport check() {
-        List<String> problems = new ArrayList<>();
+        Findings findings = new Findings();
         try (Connection connection = config.dataSource().getConnection()) {
             for (TableMapping mapping : captured) {
                 Map<String, String> types = TriggerCatalog.columnTypes(connection, mapping);
-                problems.addAll(TriggerCatalog.problems(connection, mapping, types, new TriggerSql(mapping, types,
-                        config.notifyChannel())));
+                TriggerCatalog.check(connection, mapping, types, sql(connection, mapping, types), findings);
             }
             for (Map.Entry<String, String> entity : listenerTables.entrySet()) {
-                problems.addAll(TriggerCatalog.strays(connection, entity.getKey(), entity.getValue()));
+                TriggerCatalog.strays(connection, entity.getKey(), entity.getValue(), findings);
             }
+            checked = new CaptureReport(captured.size(), findings.problems(), findings.warnings());
+            report = checked;
         } catch (SQLException | RuntimeException e) {
-            problems.add("the capture triggers could not be checked: " + e.getMessage());
+            // Health is public: the error's text (hosts, SQL) goes to the log only.
+            LOG.log(Level.WARNING, "Checking the capture triggers failed", e);
+            String failed = "the capture triggers could not be checked (" + failure(e) + "); the error is in the server log";
+            report = checked == null ? new CaptureReport(captured.size(), List.of(failed), List.of())
+                    : new CaptureReport(captured.size(), checked.problems(), append(checked.warnings(),
+                            failed + ", and the last check's findings stand"));
         }
-        report = new CaptureReport(captured.size(), problems);
-        String said = String.join("; ", problems);
-        if (!said.equals(lastLogged)) {
-            lastLogged = said;
-            if (problems.isEmpty()) {
-                LOG.info("Object Streams trigger capture: every table is captured again");
-            } else {
-                LOG.severe("Object Streams trigger capture: writes to some tables are not captured, so their"
-                        + " subscribers are not told of them: " + said);
-            }
-        }
+        log(report);
         return report;
+    }
+
+    private void log(CaptureReport now) {
+        String said = String.join("; ", now.problems()) + "|" + String.join("; ", now.warnings());
+        if (said.equals(lastLogged)) {
+            return;
+        }
+        lastLogged = said;
+        if (!now.ok()) {
+            LOG.severe("Object Streams trigger capture: writes to some tables are not captured, so their subscribers"
+                    + " are not told of them: " + String.join("; ", now.problems()));
+        }
+        if (!now.warnings().isEmpty()) {
+            LOG.warning("Object Streams trigger capture: " + String.join("; ", now.warnings()));
+        }
+        if (now.ok() && now.warnings().isEmpty()) {
+            LOG.info("Object Streams trigger capture: every table is captured as this deployment maps it");
+        }
+    }
+
+    private static String failure(Exception e) {
+        return e instanceof SQLException sql && sql.getSQLState() != null ? "SQLState " + sql.getSQLState()
+                : e.getClass().getSimpleName();
+    }
+
+    private static List<String> append(List<String> list, String item) {
+        List<String> longer = new ArrayList<>(list);
+        longer.add(item);
+        return longer;
     }
 
     private void checkQuietly() {
@@ -152,23 +184,36 @@ public class TriggerCapture {
         }
     }
 
+    /**
+     * Installs, table by table, what the check found missing or from another mapping; each table in its own
+     * transaction, so one locked table leaves the others installed.
+     */
     private void install() {
+        Duration lockTimeout = CaptureSettings.from(config.values()).installLockTimeout();
+        int installed = 0;
         try (Connection connection = config.dataSource().getConnection()) {
-            List<TriggerSql> tables = new ArrayList<>();
             for (TableMapping mapping : captured) {
                 Map<String, String> types = TriggerCatalog.columnTypes(connection, mapping);
-                if (!types.isEmpty() && mapping.columns().stream().allMatch(types::containsKey)) {
-                    tables.add(new TriggerSql(mapping, types, config.notifyChannel()));
+                if (types.isEmpty() || !mapping.columns().stream().allMatch(types::containsKey)) {
+                    continue; // the check names what is wrong with the table; installing cannot fix it
+                }
+                try {
+                    TriggerSql sql = sql(connection, mapping, types);
+                    installed += TriggerCatalog.install(connection, mapping, sql, lockTimeout) ? 1 : 0;
+                } catch (SQLException e) {
+                    LOG.log(Level.WARNING, "Object Streams could not install the capture triggers of table "
+                            + mapping.qualifiedTable() + " (" + failure(e) + ", within streams.capture.install-lock-timeout="
+                            + lockTimeout + " for its locks); " + TriggerCatalog.installHint(), e);
                 }
             }
-            TriggerCatalog.install(connection, tables);
-            LOG.info(() -> "Object Streams installed the capture triggers of " + tables.size() + " table(s)");
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.SEVERE, "Object Streams could not install its capture triggers; " + TriggerCatalog.installHint(), e);
         }
+        int count = installed;
+        LOG.info(() -> "Object Streams installed the capture triggers of " + count + " table(s)");
     }
 
-    private TriggerSql sql(Connection connection, TableMapping mapping) throws SQLException {
-        return new TriggerSql(mapping, TriggerCatalog.columnTypes(connection, mapping), config.notifyChannel());
+    private TriggerSql sql(Connection connection, TableMapping mapping, Map<String, String> types) throws SQLException {
+        return new TriggerSql(mapping, types, config.notifyChannel(), TriggerCatalog.outbox(connection));
     }
 }

@@ -5,7 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +13,23 @@ import java.util.Map;
 /**
  * What the database holds of trigger capture, against what the mappings ask: the captured tables and their
  * columns, and on each the four capture triggers, enabled and marked with the current mapping's hash. Every
- * difference is a problem in words an operator can act on, naming the table and the fix; a table the entity
- * listener captures must carry no capture trigger, or its writes would be captured twice.
+ * difference is a finding in words an operator can act on, naming the table and the fix ({@link Findings}); a
+ * table the entity listener captures should carry no capture trigger, or its writes are captured twice.
  */
 public final class TriggerCatalog {
 
-    private static final String COLUMNS = "SELECT column_name, data_type FROM information_schema.columns"
-            + " WHERE table_schema = coalesce(?, current_schema()) AND table_name = ?";
+    /**
+     * The columns of the table the name resolves to (through the search path when unqualified, as the writers'
+     * statements resolve it), each with how its values compare: the type's name (a domain's base type), or
+     * {@code composite}, or {@code array of} the element's.
+     */
+    private static final String COLUMNS = "SELECT a.attname, CASE WHEN b.typtype = 'c' THEN 'composite'"
+            + " WHEN b.typcategory = 'A' THEN 'array of ' || CASE WHEN e.typtype = 'c' THEN 'composite' ELSE e.typname END"
+            + " ELSE b.typname END"
+            + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+            + " JOIN pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END"
+            + " LEFT JOIN pg_type e ON e.oid = b.typelem"
+            + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
 
     private static final String TRIGGERS = "SELECT t.tgname, t.tgenabled, obj_description(t.oid, 'pg_trigger')"
             + " FROM pg_trigger t WHERE t.tgrelid = to_regclass(?) AND NOT t.tgisinternal"
@@ -31,12 +41,24 @@ public final class TriggerCatalog {
     private TriggerCatalog() {
     }
 
-    /** The columns of a mapping's table and their data types; empty when the table does not exist. */
+    private static final String OUTBOX = "SELECT quote_ident(n.nspname) || '.streams_outbox' FROM pg_class c"
+            + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass('streams_outbox')";
+
+    /**
+     * The outbox as this connection finds it, schema-qualified: the table the triggers write to whatever a writer's
+     * search path holds. Unqualified when there is none yet (the check then finds the tables' problems).
+     */
+    public static String outbox(Connection connection) throws SQLException {
+        try (Statement query = connection.createStatement(); ResultSet row = query.executeQuery(OUTBOX)) {
+            return row.next() ? row.getString(1) : "streams_outbox";
+        }
+    }
+
+    /** The columns of a mapping's table and how each compares ({@link #COLUMNS}); empty when it does not exist. */
     public static Map<String, String> columnTypes(Connection connection, TableMapping mapping) throws SQLException {
         Map<String, String> types = new LinkedHashMap<>();
         try (PreparedStatement query = connection.prepareStatement(COLUMNS)) {
-            query.setString(1, mapping.schema());
-            query.setString(2, mapping.table());
+            query.setString(1, mapping.qualifiedTable());
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     types.put(rows.getString(1), rows.getString(2));
@@ -47,64 +69,79 @@ public final class TriggerCatalog {
     }
 
     /**
-     * What stands between the table and capture by {@code sql}; empty when its four triggers are installed, enabled
-     * and current. {@code types} are the table's columns ({@link #columnTypes}).
+     * What stands between the table and capture by {@code sql}: a problem when some writes would not be captured
+     * (a trigger missing or disabled, a table or column gone), a warning when they are captured by a trigger
+     * installed from another mapping. Nothing when its four triggers are installed, enabled and current.
+     * {@code types} are the table's columns ({@link #columnTypes}).
      */
-    public static List<String> problems(Connection connection, TableMapping mapping, Map<String, String> types,
-                                        TriggerSql sql) throws SQLException {
-        List<String> problems = new ArrayList<>();
+    public static void check(Connection connection, TableMapping mapping, Map<String, String> types, TriggerSql sql,
+                             Findings findings) throws SQLException {
         String table = mapping.qualifiedTable();
         if (types.isEmpty()) {
-            problems.add("table " + table + " of " + mapping.entity() + " does not exist");
-            return problems;
+            findings.problem("table " + table + " of " + mapping.entity() + " does not exist");
+            return;
         }
         List<String> missing = mapping.columns().stream().filter(c -> !types.containsKey(c)).toList();
         if (!missing.isEmpty()) {
-            problems.add("table " + table + " has no column " + String.join(", ", missing) + " that " + mapping.entity()
-                    + " maps; fix the table or the mapping (a provider naming strategy needs @Column names), then"
-                    + " reinstall its capture triggers");
-            return problems;
+            findings.problem("table " + table + " has no column " + String.join(", ", missing) + " that "
+                    + mapping.entity() + " maps; fix the table or the mapping (a provider naming strategy needs @Column"
+                    + " names), then reinstall its capture triggers");
+            return;
         }
         Map<String, String[]> found = triggers(connection, table);
         for (String trigger : TriggerSql.TRIGGERS) {
             String[] state = found.get(trigger);
             if (state == null) {
-                problems.add("table " + table + " has no trigger " + trigger + ": its writes are not captured; "
+                findings.problem("table " + table + " has no trigger " + trigger + ": its writes are not captured; "
                         + installHint());
+            } else if ("D".equals(state[0]) || "R".equals(state[0])) {
+                // 'R' fires only in sessions with session_replication_role = replica: never for the application.
+                findings.problem("trigger " + trigger + " on " + table + " is disabled (ALTER TABLE ... "
+                        + ("D".equals(state[0]) ? "DISABLE" : "ENABLE REPLICA") + " TRIGGER): its writes are not"
+                        + " captured; ALTER TABLE " + table + " ENABLE TRIGGER " + trigger);
             } else if (!(TriggerSql.MARK + sql.hash()).equals(state[1])) {
-                problems.add("trigger " + trigger + " on " + table + " was installed for another mapping of "
-                        + mapping.entity() + " (" + state[1] + ", now " + sql.hash() + "); " + installHint());
-            } else if ("D".equals(state[0])) {
-                problems.add("trigger " + trigger + " on " + table + " is disabled (ALTER TABLE ... DISABLE TRIGGER):"
-                        + " its writes are not captured; enable it");
+                findings.warning("trigger " + trigger + " on " + table + " was installed for another mapping of "
+                        + mapping.entity() + " (" + state[1] + ", this deployment's is " + sql.hash() + "): writes are"
+                        + " captured as that mapping says, as while two versions run side by side; once only this"
+                        + " one runs, " + installHint());
             }
         }
-        return problems;
     }
 
     /** The capture triggers found on a table the entity listener captures: each would capture its writes again. */
-    public static List<String> strays(Connection connection, String entity, String qualifiedTable) throws SQLException {
-        List<String> problems = new ArrayList<>();
+    public static void strays(Connection connection, String entity, String qualifiedTable, Findings findings)
+            throws SQLException {
         for (String trigger : triggers(connection, qualifiedTable).keySet()) {
-            problems.add("table " + qualifiedTable + " carries capture trigger " + trigger + ", but " + entity
-                    + " is captured by the entity listener: its writes would be captured twice. Drop the trigger, or"
+            findings.warning("table " + qualifiedTable + " carries capture trigger " + trigger + ", but " + entity
+                    + " is captured by the entity listener here: its writes are captured twice. Drop the trigger, or"
                     + " capture it by trigger (@Streamed(capture = TRIGGER) or streams.capture.<entity>=trigger)");
         }
-        return problems;
     }
 
-    /** Installs every given table's capture in one transaction, holding Object Streams' install lock. */
-    public static void install(Connection connection, List<TriggerSql> tables) throws SQLException {
+    /**
+     * Installs one table's capture in its own transaction, holding Object Streams' install lock, unless the
+     * table, checked again under that lock, already has it (another instance has just installed it). Waits at most
+     * {@code lockTimeout} for each lock: a long transaction on the table fails only this table's install.
+     * Returns whether it installed.
+     */
+    public static boolean install(Connection connection, TableMapping mapping, TriggerSql sql, Duration lockTimeout)
+            throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
+            statement.execute("SET LOCAL lock_timeout = " + Math.max(1, lockTimeout.toMillis()));
             statement.execute("SELECT pg_advisory_xact_lock(" + INSTALL_LOCK + ")");
-            for (TriggerSql table : tables) {
-                for (String sql : table.install()) {
-                    statement.execute(sql);
-                }
+            Findings now = new Findings();
+            check(connection, mapping, columnTypes(connection, mapping), sql, now);
+            if (now.problems().isEmpty() && now.warnings().isEmpty()) {
+                connection.rollback();
+                return false;
+            }
+            for (String step : sql.install()) {
+                statement.execute(step);
             }
             connection.commit();
+            return true;
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
             throw e;

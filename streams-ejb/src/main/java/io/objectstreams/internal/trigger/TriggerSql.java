@@ -39,9 +39,15 @@ public final class TriggerSql {
     /** Rows one transaction may capture through triggers: ids of a transaction are {@code 2^22} apart. */
     static final long MAX_ROWS_PER_TRANSACTION = 1L << 22;
 
-    /** Types with no equality operator, compared as text. */
+    /**
+     * Types with no equality operator, compared as text; so are arrays of them and composites, whose equality
+     * needs every element's or field's ({@link TriggerCatalog#columnTypes} names the types).
+     */
     private static final Set<String> TEXT_COMPARED = Set.of("json", "xml", "point", "line", "polygon", "circle", "box",
-            "path", "lseg");
+            "path", "lseg", "composite");
+
+    /** The longest name PostgreSQL keeps (NAMEDATALEN - 1), in bytes: a longer one is cut, silently. */
+    private static final int MAX_NAME_BYTES = 63;
 
     private final TableMapping mapping;
     private final String body;
@@ -51,10 +57,12 @@ public final class TriggerSql {
      * @param types   each column's data type, as {@code information_schema.columns} names it (only those without an
      *                equality operator matter)
      * @param channel the wakeup channel ({@code streams.notify-channel})
+     * @param outbox  the outbox table, schema-qualified: a writer's search path must not choose which table the
+     *                trigger writes to
      */
-    public TriggerSql(TableMapping mapping, Map<String, String> types, String channel) {
+    public TriggerSql(TableMapping mapping, Map<String, String> types, String channel, String outbox) {
         this.mapping = mapping;
-        String function = function(mapping, types, channel);
+        String function = function(mapping, types, channel, outbox);
         if (function.contains("$streams$")) {
             // The body is dollar-quoted: a name or label holding the quote would end it early.
             throw new io.objectstreams.StreamsException("capture_failed", "Trigger capture cannot map " + mapping.entity()
@@ -68,9 +76,26 @@ public final class TriggerSql {
         return hash;
     }
 
-    /** The function's name, schema-qualified like its table. */
+    /**
+     * The function's name, schema-qualified like its table. A table's name too long to fit is cut and followed by a
+     * hash of the whole, so that two long names sharing a beginning never share a function.
+     */
     String functionName() {
         String name = "streams_capture_" + mapping.table();
+        if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+            String suffix = "_" + sha256(mapping.table()).substring(0, 12);
+            StringBuilder cut = new StringBuilder();
+            for (int i = 0; i < name.length(); ) {
+                int point = name.codePointAt(i);
+                String next = new String(Character.toChars(point));
+                if ((cut + next + suffix).getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+                    break;
+                }
+                cut.append(next);
+                i += Character.charCount(point);
+            }
+            name = cut + suffix;
+        }
         return mapping.schema() == null ? Sql.identifier(name) : Sql.identifier(mapping.schema()) + "." + Sql.identifier(name);
     }
 
@@ -104,8 +129,8 @@ public final class TriggerSql {
         return statements;
     }
 
-    private static String function(TableMapping m, Map<String, String> types, String channel) {
-        String insert = "INSERT INTO streams_outbox (id, wal_position, model, subject_pk, facet, op, changed_fields)"
+    private static String function(TableMapping m, Map<String, String> types, String channel, String outbox) {
+        String insert = "INSERT INTO " + outbox + " (id, wal_position, model, subject_pk, facet, op, changed_fields)"
                 + " OVERRIDING SYSTEM VALUE\n      SELECT base + used + row_number() OVER (), written, "
                 + Sql.literal(m.model()) + ", c.pk, " + Sql.literal(m.facet()) + ", c.op, c.fields FROM (";
         String onKey = joinOnKey(m);
@@ -134,8 +159,8 @@ public final class TriggerSql {
                     + ") u WHERE u.op <> 'updated' OR cardinality(u.fields) > 0";
             deleted = "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields FROM streams_old o";
         }
-        return "-- Object Streams trigger capture of " + m.entity().replace("\n", " ") + " (model " + m.model().replace("\n", " ")
-                + ", facet " + m.facet().replace("\n", " ") + ")\n"
+        return "-- Object Streams trigger capture of " + oneLine(m.entity()) + " (model " + oneLine(m.model())
+                + ", facet " + oneLine(m.facet()) + ")\n"
                 + "DECLARE\n"
                 // Any session may set the counter: a value below 0 would reach into an earlier transaction's ids.
                 + "  used bigint := greatest(0, coalesce(nullif(current_setting('streams.captured', true), ''), '0')::bigint);\n"
@@ -160,6 +185,11 @@ public final class TriggerSql {
                 + "  END IF;\n"
                 + "  RETURN NULL;\n"
                 + "END\n";
+    }
+
+    /** A name for the body's first line, a comment: PostgreSQL ends a comment at a carriage return too. */
+    private static String oneLine(String name) {
+        return name.replaceAll("[\\r\\n]", " ");
     }
 
     /** One row per distinct subject, reported as an update of the facet. */
@@ -197,9 +227,13 @@ public final class TriggerSql {
 
     private static String rowOf(List<String> columns, String alias, Map<String, String> types) {
         Function<String, String> value = c -> alias + "." + Sql.identifier(c)
-                + (TEXT_COMPARED.contains(types.getOrDefault(c, "")) ? "::text" : "");
+                + (textCompared(types.getOrDefault(c, "")) ? "::text" : "");
         List<String> values = columns.stream().map(value).toList();
         return values.size() == 1 ? values.get(0) : "ROW(" + String.join(", ", values) + ")";
+    }
+
+    static boolean textCompared(String type) {
+        return TEXT_COMPARED.contains(type) || type.startsWith("array of ") && textCompared(type.substring(9));
     }
 
     private static String sha256(String text) {

@@ -13,6 +13,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Inheritance;
 import jakarta.persistence.JoinColumn;
+import jakarta.persistence.JoinColumns;
 import jakarta.persistence.Lob;
 import jakarta.persistence.ManyToOne;
 import jakarta.persistence.OneToMany;
@@ -81,6 +82,27 @@ class TableMappingsTest {
     }
 
     @Entity
+    @Streamed(subject = "keyed", facet = "notes")
+    static class KeyedNote {
+        @Id
+        Long id;
+        @ManyToOne
+        @JoinColumns({@JoinColumn(name = "k_number", referencedColumnName = "number"),
+                @JoinColumn(name = "k_region", referencedColumnName = "region")})
+        Keyed keyed;
+    }
+
+    @Entity
+    @Streamed(subject = "doc", facet = "notes")
+    static class ByTitle {
+        @Id
+        Long id;
+        @ManyToOne
+        @JoinColumn(name = "doc_title", referencedColumnName = "\"Title\"")
+        Doc doc;
+    }
+
+    @Entity
     @Inheritance
     @Streamed
     static class Root {
@@ -131,15 +153,64 @@ class TableMappingsTest {
     @Test
     void theGeneratedSqlQuotesNamesAndLabelsAndItsHashFollowsTheMapping() {
         TableMapping doc = TableMappings.of(Doc.class);
-        TriggerSql sql = new TriggerSql(doc, Map.of(), "object_streams_events");
+        TriggerSql sql = new TriggerSql(doc, Map.of(), "object_streams_events", "streams_outbox");
         assertThat(String.join(";\n", sql.install())).contains("'it.Doc'").contains("n.\"Title\"")
                 .contains("COMMENT ON TRIGGER \"streams_capture_update\" ON \"sales\".\"doc_table\" IS 'object-streams capture "
                         + sql.hash() + "'");
-        assertThat(new TriggerSql(doc, Map.of(), "other_channel").hash()).isNotEqualTo(sql.hash());
-        assertThat(new TriggerSql(doc, Map.of("amount", "json"), "object_streams_events").hash())
+        assertThat(new TriggerSql(doc, Map.of(), "other_channel", "streams_outbox").hash()).isNotEqualTo(sql.hash());
+        assertThat(new TriggerSql(doc, Map.of("amount", "json"), "object_streams_events", "streams_outbox").hash())
                 .as("a column compared as text").isNotEqualTo(sql.hash());
         TableMapping quoted = new TableMapping("x", null, "t", List.of("id"), "it.'; DROP TABLE x; --", "object", false,
                 List.of("id"), Map.of());
-        assertThat(String.join("\n", new TriggerSql(quoted, Map.of(), "c").install())).contains("'it.''; DROP TABLE x; --'");
+        assertThat(String.join("\n", new TriggerSql(quoted, Map.of(), "c", "streams_outbox").install())).contains("'it.''; DROP TABLE x; --'");
+    }
+
+    @Test
+    void aLabelCannotEndTheCommentOpeningTheFunctionBody() {
+        TableMapping carriage = new TableMapping("x", null, "t", List.of("id"), "it.A\rRAISE EXCEPTION 'x';", "object",
+                false, List.of("id"), Map.of());
+        String function = new TriggerSql(carriage, Map.of(), "c", "streams_outbox").install().get(0);
+        String comment = function.split("\n")[1];
+        assertThat(comment).startsWith("-- ").contains("(model it.A RAISE EXCEPTION 'x';, facet object)")
+                .doesNotContain("\r");
+    }
+
+    @Test
+    void longTableNamesSharingABeginningGetFunctionsOfTheirOwnThatPostgresqlKeepsWhole() {
+        String common = "a_table_name_so_long_that_it_reaches_the_limit_of_names_";
+        String first = new TriggerSql(mapping(common + "one"), Map.of(), "c", "streams_outbox").functionName();
+        String second = new TriggerSql(mapping(common + "two"), Map.of(), "c", "streams_outbox").functionName();
+        assertThat(first).isNotEqualTo(second).startsWith("\"streams_capture_a_table_name");
+        assertThat(first.length() - 2).as("bytes, quotes aside").isLessThanOrEqualTo(63);
+        assertThat(new TriggerSql(mapping("short"), Map.of(), "c", "streams_outbox").functionName())
+                .isEqualTo("\"streams_capture_short\"");
+    }
+
+    @Test
+    void typesWithNoEqualityAreComparedAsTextAndSoAreArraysOfThemAndComposites() {
+        assertThat(TriggerSql.textCompared("json")).isTrue();
+        assertThat(TriggerSql.textCompared("array of json")).isTrue();
+        assertThat(TriggerSql.textCompared("composite")).isTrue();
+        assertThat(TriggerSql.textCompared("array of composite")).isTrue();
+        assertThat(TriggerSql.textCompared("jsonb")).isFalse();
+        assertThat(TriggerSql.textCompared("array of int4")).isFalse();
+    }
+
+    @Test
+    void theTriggerWritesToTheOutboxItIsGivenWhateverTheSearchPath() {
+        String function = new TriggerSql(mapping("t"), Map.of(), "c", "\"app\".streams_outbox").install().get(0);
+        assertThat(function).contains("INSERT INTO \"app\".streams_outbox (");
+    }
+
+    @Test
+    void aSubjectReferenceIsReadInTheOrderOfTheSubjectsKeyAndOneOnAnotherColumnIsRefused() {
+        assertThat(TableMappings.of(KeyedNote.class).subjectColumns()).as("the key's order, not the declared one")
+                .containsExactly("k_region", "k_number");
+        assertThatThrownBy(() -> TableMappings.of(ByTitle.class)).hasMessageContaining(ByTitle.class.getName())
+                .hasMessageContaining("not on its key");
+    }
+
+    private static TableMapping mapping(String table) {
+        return new TableMapping("x", null, table, List.of("id"), "it.X", "object", false, List.of("id"), Map.of());
     }
 }

@@ -1,0 +1,125 @@
+package io.objectstreams.it.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.objectstreams.internal.schema.SchemaMigrator;
+import io.objectstreams.internal.trigger.Findings;
+import io.objectstreams.internal.trigger.TableMapping;
+import io.objectstreams.internal.trigger.TriggerCatalog;
+import io.objectstreams.internal.trigger.TriggerSql;
+import io.objectstreams.it.support.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Installing one table's capture triggers against a real PostgreSQL, as a deployment with
+ * {@code streams.schema.migrate=true} does: a table another transaction holds locked costs at most the lock timeout
+ * and leaves the table as it was; a table another instance has just installed is not installed again; the columns
+ * are those of the table the writers' search path finds.
+ */
+class TriggerInstallIT {
+
+    private static final TableMapping MAPPING = new TableMapping("it.Locked", null, "it_install", List.of("id"),
+            "it.Locked", "object", false, List.of("id", "body", "tags"), Map.of("body", List.of("body"), "tags", List.of("tags")));
+
+    @BeforeAll
+    static void table() throws SQLException {
+        TestDatabase.start();
+        SchemaMigrator.migrate(TestDatabase.dataSource());
+        sql("DROP SCHEMA IF EXISTS it_elsewhere CASCADE");
+        sql("DROP TABLE IF EXISTS it_install");
+        sql("CREATE TABLE it_install (id bigint PRIMARY KEY, body json, tags json[])");
+    }
+
+    @AfterAll
+    static void drop() throws SQLException {
+        sql("DROP TABLE IF EXISTS it_install");
+        sql("DROP SCHEMA IF EXISTS it_elsewhere CASCADE");
+    }
+
+    @Test
+    void aLockedTableCostsTheLockTimeoutAndIsLeftAsItWas() throws Exception {
+        try (Connection holder = TestDatabase.connect(); Connection installer = TestDatabase.connect()) {
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                s.execute("LOCK TABLE it_install IN ROW EXCLUSIVE MODE"); // an open write transaction
+            }
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> TriggerCatalog.install(installer, MAPPING, sql(installer), Duration.ofMillis(300)))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("55P03"));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(installer.getAutoCommit()).isTrue();
+            holder.rollback();
+            Findings findings = findings(installer);
+            assertThat(findings.problems()).anySatisfy(p -> assertThat(p).contains("has no trigger"));
+        }
+    }
+
+    @Test
+    void aTableInstalledMeanwhileIsNotInstalledAgainAndJsonArraysCompare() throws Exception {
+        try (Connection installer = TestDatabase.connect()) {
+            TriggerSql sql = sql(installer);
+            TriggerCatalog.install(installer, MAPPING, sql, Duration.ofSeconds(5));
+            assertThat(findings(installer).problems()).isEmpty();
+            assertThat(TriggerCatalog.install(installer, MAPPING, sql, Duration.ofSeconds(5)))
+                    .as("checked again under the install lock: nothing to do").isFalse();
+            // An update of a json[] column: json has no equality operator, so the arrays are compared as text.
+            sql("INSERT INTO it_install VALUES (1, '{}', ARRAY['{}']::json[])");
+            sql("UPDATE it_install SET tags = ARRAY['{\"a\": 1}']::json[] WHERE id = 1");
+            sql("UPDATE it_install SET tags = tags WHERE id = 1");
+            assertThat(value("SELECT string_agg(op || ' ' || changed_fields::text, ',' ORDER BY id)"
+                    + " FROM streams_outbox WHERE model = 'it.Locked'")).isEqualTo("created {},updated {tags}");
+            sql("DELETE FROM streams_outbox WHERE model = 'it.Locked'");
+            sql("DROP TABLE it_install");
+            sql("CREATE TABLE it_install (id bigint PRIMARY KEY, body json, tags json[])");
+        }
+    }
+
+    @Test
+    void theColumnsAreThoseOfTheTableTheSearchPathFinds() throws Exception {
+        sql("CREATE SCHEMA it_elsewhere");
+        sql("CREATE TABLE it_elsewhere.it_install (id bigint PRIMARY KEY)");
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+            s.execute("SET search_path = it_elsewhere, public");
+            assertThat(TriggerCatalog.columnTypes(c, MAPPING)).containsOnlyKeys("id");
+            s.execute("SET search_path = public");
+            assertThat(TriggerCatalog.columnTypes(c, MAPPING)).containsEntry("body", "json")
+                    .containsEntry("tags", "array of json");
+        } finally {
+            sql("DROP SCHEMA it_elsewhere CASCADE");
+        }
+    }
+
+    private static Findings findings(Connection connection) throws SQLException {
+        Findings findings = new Findings();
+        TriggerCatalog.check(connection, MAPPING, TriggerCatalog.columnTypes(connection, MAPPING), sql(connection), findings);
+        return findings;
+    }
+
+    private static TriggerSql sql(Connection connection) throws SQLException {
+        return new TriggerSql(MAPPING, TriggerCatalog.columnTypes(connection, MAPPING), "object_streams_events",
+                TriggerCatalog.outbox(connection));
+    }
+
+    private static String value(String sql) throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    private static void sql(String sql) throws SQLException {
+        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}
