@@ -43,4 +43,23 @@ class InvalidConfigurationIT {
                     .contains("streams.outbound.max-connection-bytes");
         }
     }
+
+    @Test
+    void anEntityConfiguredForBothCapturePathsFailsDeploymentNamingItAndBoth() throws Exception {
+        // ItTwinT says @Streamed(capture = TRIGGER); the setting says the listener: every write would be captured twice.
+        try (ServerProcess server = ServerProcess.start("both-paths", Deployments.storeFile("both-paths"),
+                Map.of("STREAMS_CAPTURE_ITTWINT", "listener"))) {
+            server.awaitStarted(Duration.ofMinutes(3));
+
+            assertThat(server.log())
+                    .contains("io.objectstreams.it.support.server.ItTwinT is configured for both capture paths")
+                    .contains("@Streamed(capture = TRIGGER)")
+                    .contains("=listener");
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(server.root().resolve("/store/api/orders"))
+                            .timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as("the application must not be serving").isEqualTo(404);
+        }
+    }
 }

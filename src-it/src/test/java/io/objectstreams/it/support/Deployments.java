@@ -73,6 +73,8 @@ public final class Deployments {
                         + " label varchar(100), twin_id bigint)",
                 "CREATE TABLE IF NOT EXISTS it_keyed (region varchar(16), number int, note varchar(100),"
                         + " PRIMARY KEY (region, number))",
+                "CREATE TABLE IF NOT EXISTS it_keyed_l (region varchar(16), number int, note varchar(100),"
+                        + " PRIMARY KEY (region, number))",
                 "CREATE TABLE IF NOT EXISTS it_drift (id bigint PRIMARY KEY, note varchar(100))",
                 "CREATE TABLE IF NOT EXISTS it_doc_reader (doc_id bigint NOT NULL, reader varchar(64) NOT NULL)",
                 "INSERT INTO it_owned (id, owner) VALUES (1, NULL), (2, 'alice') ON CONFLICT DO NOTHING",

@@ -10,6 +10,7 @@ import jakarta.persistence.Entity;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
@@ -29,6 +30,21 @@ public class CaptureModes {
     Config config;
 
     private final Map<Class<?>, Boolean> byTrigger = new ConcurrentHashMap<>();
+    /** The models some trigger-captured part reports on ({@code TriggerCapture} says so at deployment). */
+    private volatile Set<String> partsByTrigger = Set.of();
+
+    /** Records the models that parts captured by trigger report on. */
+    public void partsByTrigger(Set<String> models) {
+        partsByTrigger = Set.copyOf(models);
+    }
+
+    /**
+     * Whether a trigger captures parts of {@code model}'s subjects: a JPA transaction that creates or deletes one
+     * drops those parts' trigger rows for it ({@link TransactionChanges}).
+     */
+    public boolean hasPartsByTrigger(String model) {
+        return partsByTrigger.contains(model);
+    }
 
     /** Whether a trigger captures {@code type}'s entity (a subclass a provider hands over counts as its entity). */
     public boolean byTrigger(Class<?> type) {

@@ -5,7 +5,6 @@ import io.objectstreams.Streamed;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.IdClass;
 import jakarta.persistence.Version;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
@@ -32,16 +31,20 @@ final class EntityType {
     final Class<?> entityClass;
     final String model;
     final String facet;
+    /** The one {@code @Id}, or the {@code @EmbeddedId}, or null with an {@code @IdClass}. */
     final Attribute id;
+    /** The key's parts, read from the {@code @EmbeddedId}'s value, or from the entity with an {@code @IdClass}. */
+    private final List<Attribute> keyParts;
     final Optional<Attribute> subject;
     final List<Attribute> attributes;
 
-    private EntityType(Class<?> entityClass, String model, String facet, Attribute id, Optional<Attribute> subject,
-                       List<Attribute> attributes) {
+    private EntityType(Class<?> entityClass, String model, String facet, Attribute id, List<Attribute> keyParts,
+                       Optional<Attribute> subject, List<Attribute> attributes) {
         this.entityClass = entityClass;
         this.model = model;
         this.facet = facet;
         this.id = id;
+        this.keyParts = keyParts;
         this.subject = subject;
         this.attributes = attributes;
     }
@@ -54,9 +57,22 @@ final class EntityType {
         return subject.isEmpty();
     }
 
-    /** The primary key of an instance as text, the form outbox rows and the protocol use. */
+    /**
+     * The primary key of an instance as text, the form outbox rows and the protocol use: a composite key as the JSON
+     * array of its parts a capture trigger writes ({@link SubjectPk}).
+     */
     String pk(Object entity) {
-        Object value = id.read(entity);
+        Object value = id == null ? entity : id.read(entity);
+        if (value != null && !keyParts.isEmpty()) {
+            Object[] parts = new Object[keyParts.size()];
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = keyParts.get(i).read(value);
+                value = parts[i] == null ? null : value;
+            }
+            if (value != null) {
+                return parts.length == 1 ? parts[0].toString() : SubjectPk.of(parts);
+            }
+        }
         if (value == null) {
             throw new StreamsException("capture_failed", "Cannot capture a change of " + model
                     + ": its id is still null when the transaction completes");
@@ -104,9 +120,7 @@ final class EntityType {
 
     private static EntityType inspect(Class<?> entityClass) {
         Streamed streamed = entityClass.getAnnotation(Streamed.class);
-        if (entityClass.isAnnotationPresent(IdClass.class)) {
-            throw unsupportedKey(entityClass);
-        }
+        JpaMembers.Key key = JpaMembers.key(entityClass);
         boolean fieldAccess = JpaMembers.usesFieldAccess(entityClass);
         List<Attribute> attributes = new ArrayList<>();
         Attribute id = null;
@@ -115,14 +129,8 @@ final class EntityType {
                 if (!JpaMembers.isPersistent(member)) {
                     continue;
                 }
-                if (member.isAnnotationPresent(EmbeddedId.class)) {
-                    throw unsupportedKey(entityClass);
-                }
                 Attribute attribute = Attribute.of(member, getterFor(c, member));
-                if (member.isAnnotationPresent(Id.class)) {
-                    if (id != null) {
-                        throw unsupportedKey(entityClass);
-                    }
+                if (member.isAnnotationPresent(Id.class) || member.isAnnotationPresent(EmbeddedId.class)) {
                     id = attribute;
                 } else if (attribute.kind != Attribute.Kind.COLLECTION && !member.isAnnotationPresent(Version.class)) {
                     attributes.add(attribute);
@@ -131,6 +139,14 @@ final class EntityType {
         }
         if (id == null) {
             throw new StreamsException("capture_failed", entityClass.getName() + " has no @Id attribute");
+        }
+        List<Attribute> keyParts = new ArrayList<>();
+        if (key.composite() || key.embeddedId() != null) {
+            for (AccessibleObject part : key.components()) {
+                keyParts.add(Attribute.of(part, key.embeddedId() != null ? null
+                        : getterFor(((java.lang.reflect.Member) part).getDeclaringClass(), part)));
+            }
+            id = key.embeddedId() != null ? id : null;
         }
         Optional<Attribute> subject = Optional.empty();
         String model = modelLabel(entityClass, streamed);
@@ -143,7 +159,7 @@ final class EntityType {
                             + streamed.subject() + "\") on " + entityClass.getName()
                             + " must name a to-one relationship attribute of that entity")));
         }
-        return new EntityType(entityClass, model, facet, id, subject, List.copyOf(attributes));
+        return new EntityType(entityClass, model, facet, id, List.copyOf(keyParts), subject, List.copyOf(attributes));
     }
 
     private static String modelLabel(Class<?> entityClass, Streamed streamed) {
@@ -169,11 +185,5 @@ final class EntityType {
             }
         }
         return null;
-    }
-
-    private static StreamsException unsupportedKey(Class<?> entityClass) {
-        return new StreamsException("capture_failed", "@Streamed entity " + entityClass.getName()
-                + " has a composite key, which capture does not support; give it a single @Id attribute"
-                + " or publish its changes through StreamsPublisher");
     }
 }

@@ -1,7 +1,9 @@
 package io.objectstreams.internal.capture;
 
+import io.objectstreams.StreamsException;
 import jakarta.persistence.Access;
 import jakarta.persistence.AccessType;
+import jakarta.persistence.Convert;
 import jakarta.persistence.ElementCollection;
 import jakarta.persistence.Embedded;
 import jakarta.persistence.EmbeddedId;
@@ -96,6 +98,84 @@ public final class JpaMembers {
             }
         }
         return true;
+    }
+
+    /**
+     * What makes up an entity's key, in declared order (superclasses' first): the attributes of its
+     * {@code @EmbeddedId}'s class, or its {@code @Id} attributes (several, with an {@code @IdClass}), or its one
+     * {@code @Id}.
+     *
+     * @param embeddedId the {@code @EmbeddedId} member, or {@code null}
+     * @param components the key's parts: of the embeddable's class when embedded, of the entity's otherwise
+     */
+    public record Key(AccessibleObject embeddedId, List<AccessibleObject> components) {
+
+        /**
+         * Whether the pk is a JSON array of the parts ({@link SubjectPk}): with more than one. An
+         * {@code @EmbeddedId} of one attribute is spelled as that attribute, as its table's one key column is.
+         */
+        public boolean composite() {
+            return components.size() > 1;
+        }
+
+        /** The parts' Java types, in order. */
+        public List<Class<?>> types() {
+            return components.stream().<Class<?>>map(JpaMembers::type).toList();
+        }
+    }
+
+    /**
+     * The key of an entity class; a composite key whose parts the pk cannot spell (a type other than text, whole
+     * numbers, booleans, UUIDs and dates, or a reference) is refused, naming the part.
+     */
+    public static Key key(Class<?> entityClass) {
+        boolean fields = usesFieldAccess(entityClass);
+        AccessibleObject embedded = null;
+        List<AccessibleObject> parts = new ArrayList<>();
+        for (AccessibleObject member : persistentMembers(entityClass, fields)) {
+            if (member.isAnnotationPresent(EmbeddedId.class)) {
+                embedded = member;
+                parts.addAll(persistentMembers(type(member), usesFieldAccess(type(member))));
+            } else if (member.isAnnotationPresent(Id.class)) {
+                parts.add(member);
+            }
+        }
+        Key key = new Key(embedded, List.copyOf(parts));
+        if (key.composite()) {
+            for (AccessibleObject part : parts) {
+                if (!SubjectPk.supports(type(part)) || annotated(part, REFERENCES)
+                        || part.isAnnotationPresent(Convert.class)) {
+                    throw new StreamsException("capture_failed", entityClass.getName() + " has a composite key whose"
+                            + " part " + attributeName(part) + " is of type " + type(part).getName()
+                            + (part.isAnnotationPresent(Convert.class) ? " with a converter" : "") + "; a composite"
+                            + " key's parts may be text, whole numbers, booleans, UUIDs or dates, stored as such"
+                            + " (docs/capture.md)");
+                }
+                if (part instanceof Method) {
+                    // The order of a class's methods is the JVM's to choose: the pk's order could differ between runs.
+                    throw new StreamsException("capture_failed", entityClass.getName() + " maps its composite key"
+                            + " through getters; map the key's parts through fields, whose declared order the pk follows");
+                }
+            }
+        }
+        return key;
+    }
+
+    /** The persistent members of a class and its superclasses, superclasses' first, each in declaration order. */
+    public static List<AccessibleObject> persistentMembers(Class<?> type, boolean fields) {
+        List<Class<?>> chain = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            chain.add(0, c);
+        }
+        List<AccessibleObject> members = new ArrayList<>();
+        for (Class<?> c : chain) {
+            for (AccessibleObject member : fields ? List.<AccessibleObject>of(c.getDeclaredFields()) : getters(c)) {
+                if (isPersistent(member)) {
+                    members.add(member);
+                }
+            }
+        }
+        return members;
     }
 
     static boolean annotated(AccessibleObject member, List<Class<? extends Annotation>> annotations) {

@@ -2,6 +2,7 @@ package io.objectstreams.internal.capture;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.SourceEvent;
+import io.objectstreams.Streamed;
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.outbox.OutboxRow;
 import io.objectstreams.internal.outbox.OutboxWriter;
@@ -10,9 +11,11 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import java.sql.Connection;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.logging.Logger;
 
@@ -55,6 +58,13 @@ final class TransactionChanges implements Synchronization {
     private boolean deferred;
     /** A trigger-captured entity changed: the rows its trigger wrote are owed this action's metadata. */
     private boolean tagOwed;
+    /**
+     * The subjects with parts captured by trigger that this transaction created or deleted through JPA: their parts'
+     * trigger rows are dropped when one comes (EclipseLink deletes an orphan-removed collection with no callback).
+     */
+    private final Set<OutboxWriter.Subject> bornOrGone = new HashSet<>();
+    private boolean newBornOrGone;
+    private final Predicate<String> partsByTrigger;
     private String tagActor;
     private String tagCorrelationId;
 
@@ -62,7 +72,9 @@ final class TransactionChanges implements Synchronization {
      * @param deferral registers an interposed synchronization during completion, behind every one registered so
      *                 far; returns false where the transaction manager refuses it
      */
-    TransactionChanges(OutboxWriter writer, WakeupNotifier notifier, Predicate<Synchronization> deferral) {
+    TransactionChanges(OutboxWriter writer, WakeupNotifier notifier, Predicate<Synchronization> deferral,
+                       Predicate<String> partsByTrigger) {
+        this.partsByTrigger = partsByTrigger;
         this.writer = writer;
         this.notifier = notifier;
         this.deferral = deferral;
@@ -100,9 +112,6 @@ final class TransactionChanges implements Synchronization {
      * this transaction get the action's actor and correlation id, as the entity listener's rows do.
      */
     void triggerCaptured(String actor, String correlationId) {
-        if (actor == null && correlationId == null) {
-            return;
-        }
         // The first action's: a change flushed at commit, after its action closed, knows only the caller.
         tagActor = tagActor != null ? tagActor : actor;
         tagCorrelationId = tagCorrelationId != null ? tagCorrelationId : correlationId;
@@ -146,9 +155,11 @@ final class TransactionChanges implements Synchronization {
             writer.insert(rows, connection);
             written += rows.size();
         }
-        if (tagOwed) {
+        if (triggerRowsOwed()) {
+            writer.completeTriggerRows(connection, tagOwed ? tagActor : null, tagOwed ? tagCorrelationId : null,
+                    dropsOwed());
             tagOwed = false;
-            writer.tagTriggerRows(connection, tagActor, tagCorrelationId);
+            newBornOrGone = false;
         }
     }
 
@@ -184,16 +195,30 @@ final class TransactionChanges implements Synchronization {
             writer.insertAtCompletion(rows);
             written += rows.size();
         }
-        if (tagOwed) {
+        if (triggerRowsOwed() && writer.completeTriggerRowsAtCompletion(tagOwed ? tagActor : null,
+                tagOwed ? tagCorrelationId : null, dropsOwed())) {
             tagOwed = false;
-            writer.tagTriggerRowsAtCompletion(tagActor, tagCorrelationId);
+            newBornOrGone = false;
         }
+    }
+
+    private boolean triggerRowsOwed() {
+        return tagOwed || newBornOrGone;
+    }
+
+    private List<OutboxWriter.Subject> dropsOwed() {
+        return List.copyOf(bornOrGone);
     }
 
     private List<OutboxRow> pendingRows() {
         Coalescer coalescer = new Coalescer();
         for (Seen change : seen.subList(recorded, seen.size())) {
-            coalescer.add(resolve(change));
+            OutboxRow row = resolve(change);
+            coalescer.add(row);
+            if (row.op() != EventOperation.UPDATED && Streamed.OBJECT_FACET.equals(row.facet())
+                    && partsByTrigger.test(row.model())) {
+                newBornOrGone |= bornOrGone.add(new OutboxWriter.Subject(row.model(), row.pk()));
+            }
         }
         recorded = seen.size();
         return coalescer.rows();

@@ -91,7 +91,7 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     private TransactionChanges changes() {
         TransactionChanges changes = (TransactionChanges) registry.getResource(KEY);
         if (changes == null) {
-            changes = new TransactionChanges(writer, notifier, this::registerLate);
+            changes = new TransactionChanges(writer, notifier, this::registerLate, modes::hasPartsByTrigger);
             registry.putResource(KEY, changes);
             registry.registerInterposedSynchronization(changes);
         }

@@ -8,8 +8,10 @@ import java.time.Duration;
  *
  * @param checkInterval     how often the capture triggers are checked against the mapping; zero: at deployment only
  * @param installLockTimeout how long installing one table's triggers waits for its locks before giving up on it
+ * @param outdatedGrace      how long a trigger installed from another mapping is a warning before it is a problem;
+ *                           zero: always a warning
  */
-public record CaptureSettings(Duration checkInterval, Duration installLockTimeout) {
+public record CaptureSettings(Duration checkInterval, Duration installLockTimeout, Duration outdatedGrace) {
 
     public static final Setting<Duration> CHECK_INTERVAL = Setting.durationOrZero("streams.capture.check-interval",
             Duration.ofSeconds(30), Duration.ofSeconds(1),
@@ -20,7 +22,12 @@ public record CaptureSettings(Duration checkInterval, Duration installLockTimeou
             "How long installing one table's capture triggers at deployment waits for the table's lock (and the other"
                     + " instances' installs) before leaving that table to a DBA.");
 
+    public static final Setting<Duration> OUTDATED_GRACE = Setting.durationOrZero("streams.capture.outdated-grace",
+            Duration.ofMinutes(10), Duration.ofSeconds(1),
+            "How long a capture trigger installed from another mapping (another version of the application, as in a"
+                    + " rolling deploy) is a warning before it makes readiness DOWN; 0 keeps it a warning.");
+
     public static CaptureSettings from(ConfigValues values) {
-        return new CaptureSettings(values.get(CHECK_INTERVAL), values.get(INSTALL_LOCK_TIMEOUT));
+        return new CaptureSettings(values.get(CHECK_INTERVAL), values.get(INSTALL_LOCK_TIMEOUT), values.get(OUTDATED_GRACE));
     }
 }

@@ -10,6 +10,7 @@ import jakarta.json.spi.JsonProvider;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -37,6 +38,19 @@ public class OutboxWriter {
     static final String TAG = "UPDATE streams_outbox SET metadata = metadata || ?::jsonb"
             + " WHERE id > (txid_current() << 22) - 4611686018427387904"
             + " AND id <= (txid_current() << 22) - 4611686018427387904 + 4194304";
+
+    /**
+     * Drops this transaction's trigger rows that report a part of a subject this transaction created or deleted
+     * through JPA: the subject's own row says all there is, as the entity listener's coalescing has it.
+     */
+    static final String DROP_PARTS = "DELETE FROM streams_outbox"
+            + " WHERE id > (txid_current() << 22) - 4611686018427387904"
+            + " AND id <= (txid_current() << 22) - 4611686018427387904 + 4194304"
+            + " AND facet <> 'object' AND (model, subject_pk) IN (SELECT * FROM unnest(?::text[], ?::text[]))";
+
+    /** A subject: its model and pk. */
+    public record Subject(String model, String pk) {
+    }
 
     /** Looked up once: {@code Json.createX} looks the provider up again on every call (three times per row). */
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -76,30 +90,51 @@ public class OutboxWriter {
         }
     }
 
-    /** Gives the rows capture triggers wrote in this transaction the action's actor and correlation id. */
-    public void tagTriggerRows(Connection connection, String actor, String correlationId) {
-        try (PreparedStatement tag = connection.prepareStatement(TAG)) {
-            tag.setString(1, metadata(actor, correlationId).build().toString());
-            tag.executeUpdate();
+    /**
+     * Completes the rows capture triggers wrote in this transaction: gives them the action's actor and correlation
+     * id (when known), and drops those reporting a part of a subject in {@code bornOrGone}, which this transaction
+     * created or deleted through JPA.
+     */
+    public void completeTriggerRows(Connection connection, String actor, String correlationId,
+                                    Collection<Subject> bornOrGone) {
+        try {
+            if (actor != null || correlationId != null) {
+                try (PreparedStatement tag = connection.prepareStatement(TAG)) {
+                    tag.setString(1, metadata(actor, correlationId).build().toString());
+                    tag.executeUpdate();
+                }
+            }
+            if (!bornOrGone.isEmpty()) {
+                try (PreparedStatement drop = connection.prepareStatement(DROP_PARTS)) {
+                    drop.setArray(1, connection.createArrayOf("text", bornOrGone.stream().map(Subject::model).toArray()));
+                    drop.setArray(2, connection.createArrayOf("text", bornOrGone.stream().map(Subject::pk).toArray()));
+                    drop.executeUpdate();
+                }
+            }
         } catch (SQLException e) {
-            throw new StreamsException("outbox_write_failed", "Could not add the actor to the rows capture triggers"
-                    + " wrote; the transaction is rolled back: " + e.getMessage(), e);
+            throw new StreamsException("outbox_write_failed", "Could not complete the rows capture triggers wrote;"
+                    + " the transaction is rolled back: " + e.getMessage(), e);
         }
     }
 
     /**
-     * As {@link #tagTriggerRows(Connection, String, String)}, through a connection of {@code streams.datasource} that
-     * the server enlists in the transaction while it completes. Where it gives an autocommitting one instead
-     * (Payara: EclipseLink tags through its own connection first) there is nothing of this transaction to tag.
+     * As {@link #completeTriggerRows}, through a connection of {@code streams.datasource} that the server enlists in
+     * the transaction while it completes. Where it gives an autocommitting one instead (Payara), returns false:
+     * EclipseLink's commit hook completes them through its own connection ({@code writeThrough}).
      */
-    public void tagTriggerRowsAtCompletion(String actor, String correlationId) {
+    public boolean completeTriggerRowsAtCompletion(String actor, String correlationId, Collection<Subject> bornOrGone) {
+        if (actor == null && correlationId == null && bornOrGone.isEmpty()) {
+            return true; // nothing to add or drop: no connection taken
+        }
         try (Connection connection = config.dataSource().getConnection()) {
-            if (!connection.getAutoCommit()) {
-                tagTriggerRows(connection, actor, correlationId);
+            if (connection.getAutoCommit()) {
+                return false;
             }
+            completeTriggerRows(connection, actor, correlationId, bornOrGone);
+            return true;
         } catch (SQLException e) {
-            throw new StreamsException("outbox_write_failed", "Could not add the actor to the rows capture triggers"
-                    + " wrote; the transaction is rolled back: " + e.getMessage(), e);
+            throw new StreamsException("outbox_write_failed", "Could not complete the rows capture triggers wrote;"
+                    + " the transaction is rolled back: " + e.getMessage(), e);
         }
     }
 

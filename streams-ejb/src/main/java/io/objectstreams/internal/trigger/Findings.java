@@ -1,7 +1,10 @@
 package io.objectstreams.internal.trigger;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one check of the capture triggers found: problems, which keep some writes from being captured (readiness
@@ -11,6 +14,8 @@ public final class Findings {
 
     private final List<String> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    /** Triggers installed from another mapping, by table and trigger: warnings until they have lasted too long. */
+    private final Map<String, String> outdated = new LinkedHashMap<>();
 
     void problem(String text) {
         problems.add(text);
@@ -18,6 +23,15 @@ public final class Findings {
 
     void warning(String text) {
         warnings.add(text);
+    }
+
+    void outdated(String trigger, String text) {
+        outdated.put(trigger, text);
+    }
+
+    /** The triggers installed from another mapping, by table and trigger name, each with its finding. */
+    public Map<String, String> outdated() {
+        return Collections.unmodifiableMap(outdated);
     }
 
     public List<String> problems() {

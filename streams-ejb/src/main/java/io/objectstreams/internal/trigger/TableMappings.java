@@ -60,11 +60,12 @@ public final class TableMappings {
         if (entityClass.isAnnotationPresent(Inheritance.class)) {
             throw refused(entityClass, "it is the root of an inheritance hierarchy");
         }
+        JpaMembers.key(entityClass); // refuses a composite key the pk cannot spell
         boolean fields = JpaMembers.usesFieldAccess(entityClass);
         List<String> keys = new ArrayList<>();
         Map<String, List<String>> attributes = new LinkedHashMap<>();
         Map<String, AccessibleObject> references = new LinkedHashMap<>();
-        for (AccessibleObject member : members(entityClass, fields)) {
+        for (AccessibleObject member : JpaMembers.persistentMembers(entityClass, fields)) {
             String name = JpaMembers.attributeName(member);
             if (member.isAnnotationPresent(EmbeddedId.class)) {
                 keys.addAll(embeddedColumns(JpaMembers.type(member), member, ""));
@@ -143,7 +144,7 @@ public final class TableMappings {
             overrides.put(one.name(), one.column());
         }
         List<String> columns = new ArrayList<>();
-        for (AccessibleObject member : members(embeddable, JpaMembers.usesFieldAccess(embeddable))) {
+        for (AccessibleObject member : JpaMembers.persistentMembers(embeddable, JpaMembers.usesFieldAccess(embeddable))) {
             String path = prefix + JpaMembers.attributeName(member);
             if (isCollection(member) || member.isAnnotationPresent(Lob.class)) {
                 continue;
@@ -218,7 +219,7 @@ public final class TableMappings {
     /** The primary key's columns of an entity, in declared order; nothing else of its mapping is read. */
     private static List<String> keyColumns(Class<?> entityClass) {
         List<String> keys = new ArrayList<>();
-        for (AccessibleObject member : members(entityClass, JpaMembers.usesFieldAccess(entityClass))) {
+        for (AccessibleObject member : JpaMembers.persistentMembers(entityClass, JpaMembers.usesFieldAccess(entityClass))) {
             if (member.isAnnotationPresent(EmbeddedId.class)) {
                 keys.addAll(embeddedColumns(JpaMembers.type(member), member, ""));
             } else if (member.isAnnotationPresent(Id.class)) {
@@ -229,7 +230,7 @@ public final class TableMappings {
     }
 
     private static Class<?> referenceType(Class<?> entityClass, String attribute, boolean fields) {
-        for (AccessibleObject member : members(entityClass, fields)) {
+        for (AccessibleObject member : JpaMembers.persistentMembers(entityClass, fields)) {
             if (JpaMembers.attributeName(member).equals(attribute)) {
                 return JpaMembers.type(member);
             }
@@ -241,23 +242,6 @@ public final class TableMappings {
         return member.isAnnotationPresent(OneToMany.class) || member.isAnnotationPresent(ManyToMany.class)
                 || member.isAnnotationPresent(ElementCollection.class) || Collection.class.isAssignableFrom(JpaMembers.type(member))
                 || Map.class.isAssignableFrom(JpaMembers.type(member));
-    }
-
-    /** The persistent members, superclasses' first, each in declaration order. */
-    private static List<AccessibleObject> members(Class<?> type, boolean fields) {
-        List<Class<?>> chain = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            chain.add(0, c);
-        }
-        List<AccessibleObject> members = new ArrayList<>();
-        for (Class<?> c : chain) {
-            for (AccessibleObject member : fields ? List.<AccessibleObject>of(c.getDeclaredFields()) : JpaMembers.getters(c)) {
-                if (JpaMembers.isPersistent(member)) {
-                    members.add(member);
-                }
-            }
-        }
-        return members;
     }
 
     private static StreamsException refused(Class<?> entityClass, String why) {

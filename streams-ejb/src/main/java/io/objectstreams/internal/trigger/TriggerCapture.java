@@ -14,8 +14,10 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,10 @@ public class TriggerCapture {
     private volatile CaptureReport report = new CaptureReport(0, List.of(), List.of());
     /** The last check that ran. */
     private CaptureReport checked;
+    /** When this instance first saw each trigger installed from another mapping, by table and trigger. */
+    private final Map<String, Instant> outdatedSince = new HashMap<>();
+    /** What kind of failure the last check that could not run met; null after one that ran. */
+    private String lastFailure;
     private volatile String lastLogged = "";
     private final Supplier<CaptureReport> source = () -> report;
     private ScheduledFuture<?> clock;
@@ -76,9 +82,11 @@ public class TriggerCapture {
             }
         }
         captured = List.copyOf(byTrigger);
+        modes.partsByTrigger(byTrigger.stream().filter(TableMapping::part).map(TableMapping::model)
+                .collect(java.util.stream.Collectors.toSet()));
         listenerTables = Map.copyOf(byListener);
         check();
-        if ((!report.ok() || !report.warnings().isEmpty()) && !captured.isEmpty() && config.migrateSchema()) {
+        if ((!report.ok() || !outdatedSince.isEmpty()) && !captured.isEmpty() && config.migrateSchema()) {
             install();
             check();
         }
@@ -133,18 +141,42 @@ public class TriggerCapture {
             for (Map.Entry<String, String> entity : listenerTables.entrySet()) {
                 TriggerCatalog.strays(connection, entity.getKey(), entity.getValue(), findings);
             }
-            checked = new CaptureReport(captured.size(), findings.problems(), findings.warnings());
+            checked = graced(findings);
+            lastFailure = null;
             report = checked;
         } catch (SQLException | RuntimeException e) {
-            // Health is public: the error's text (hosts, SQL) goes to the log only.
-            LOG.log(Level.WARNING, "Checking the capture triggers failed", e);
-            String failed = "the capture triggers could not be checked (" + failure(e) + "); the error is in the server log";
+            // Health is public: the error's text (hosts, SQL) goes to the log only, once per kind of failure.
+            String kind = failure(e);
+            LOG.log(kind.equals(lastFailure) ? Level.FINE : Level.WARNING, "Checking the capture triggers failed", e);
+            lastFailure = kind;
+            String failed = "the capture triggers could not be checked (" + kind + "); the error is in the server log";
             report = checked == null ? new CaptureReport(captured.size(), List.of(failed), List.of())
                     : new CaptureReport(captured.size(), checked.problems(), append(checked.warnings(),
                             failed + ", and the last check's findings stand"));
         }
         log(report);
         return report;
+    }
+
+    /**
+     * The findings as a report: a trigger installed from another mapping is a warning for the grace period from when
+     * this instance first saw it (a rolling deploy runs two versions side by side), then a problem.
+     */
+    private CaptureReport graced(Findings findings) {
+        Duration grace = CaptureSettings.from(config.values()).outdatedGrace();
+        Instant now = Instant.now();
+        outdatedSince.keySet().retainAll(findings.outdated().keySet());
+        List<String> problems = new ArrayList<>(findings.problems());
+        List<String> warnings = new ArrayList<>(findings.warnings());
+        findings.outdated().forEach((trigger, text) -> {
+            Instant since = outdatedSince.computeIfAbsent(trigger, t -> now);
+            if (!grace.isZero() && !since.plus(grace).isAfter(now)) {
+                problems.add(text + " [for over streams.capture.outdated-grace=" + grace + "]");
+            } else {
+                warnings.add(text);
+            }
+        });
+        return new CaptureReport(captured.size(), problems, warnings);
     }
 
     private void log(CaptureReport now) {

@@ -41,16 +41,22 @@ public final class TriggerCatalog {
     private TriggerCatalog() {
     }
 
-    private static final String OUTBOX = "SELECT quote_ident(n.nspname) || '.streams_outbox' FROM pg_class c"
-            + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass('streams_outbox')";
+    /**
+     * The outbox's schema: where this connection finds it, else where the migration creates it (the current
+     * schema). Not only the first: at deployment with an XA datasource the migration may not be committed yet where
+     * the triggers are installed, and a name that depended on it would differ from the next check's.
+     */
+    private static final String OUTBOX = "SELECT quote_ident(coalesce((SELECT n.nspname FROM pg_class c"
+            + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass('streams_outbox')),"
+            + " current_schema())) || '.streams_outbox'";
 
     /**
-     * The outbox as this connection finds it, schema-qualified: the table the triggers write to whatever a writer's
-     * search path holds. Unqualified when there is none yet (the check then finds the tables' problems).
+     * The outbox, schema-qualified: the table the triggers write to whatever a writer's search path holds.
      */
     public static String outbox(Connection connection) throws SQLException {
         try (Statement query = connection.createStatement(); ResultSet row = query.executeQuery(OUTBOX)) {
-            return row.next() ? row.getString(1) : "streams_outbox";
+            String outbox = row.next() ? row.getString(1) : null;
+            return outbox != null ? outbox : "streams_outbox"; // no schema on the search path: none to qualify with
         }
     }
 
@@ -100,7 +106,7 @@ public final class TriggerCatalog {
                         + ("D".equals(state[0]) ? "DISABLE" : "ENABLE REPLICA") + " TRIGGER): its writes are not"
                         + " captured; ALTER TABLE " + table + " ENABLE TRIGGER " + trigger);
             } else if (!(TriggerSql.MARK + sql.hash()).equals(state[1])) {
-                findings.warning("trigger " + trigger + " on " + table + " was installed for another mapping of "
+                findings.outdated(table + " " + trigger, "trigger " + trigger + " on " + table + " was installed for another mapping of "
                         + mapping.entity() + " (" + state[1] + ", this deployment's is " + sql.hash() + "): writes are"
                         + " captured as that mapping says, as while two versions run side by side; once only this"
                         + " one runs, " + installHint());
@@ -133,7 +139,7 @@ public final class TriggerCatalog {
             statement.execute("SELECT pg_advisory_xact_lock(" + INSTALL_LOCK + ")");
             Findings now = new Findings();
             check(connection, mapping, columnTypes(connection, mapping), sql, now);
-            if (now.problems().isEmpty() && now.warnings().isEmpty()) {
+            if (now.problems().isEmpty() && now.outdated().isEmpty()) {
                 connection.rollback();
                 return false;
             }

@@ -91,9 +91,67 @@ class EntityTypeTest {
     static class Composite {
         @EmbeddedId
         Key key;
+        String note;
 
         static class Key implements Serializable {
             private static final long serialVersionUID = 1L;
+            String region;
+            Integer number;
+        }
+    }
+
+    @Entity
+    @jakarta.persistence.IdClass(Classed.Key.class)
+    static class Classed {
+        @Id
+        java.util.UUID tenant;
+        @Id
+        Long number;
+
+        record Key(java.util.UUID tenant, Long number) implements Serializable {
+        }
+    }
+
+    @Entity
+    static class Wrapped {
+        @EmbeddedId
+        Key key;
+
+        static class Key implements Serializable {
+            private static final long serialVersionUID = 1L;
+            long value;
+        }
+    }
+
+    @Entity
+    @jakarta.persistence.IdClass(ByGetters.Key.class)
+    static class ByGetters {
+        private String region;
+        private Integer number;
+
+        @Id
+        public String getRegion() {
+            return region;
+        }
+
+        @Id
+        public Integer getNumber() {
+            return number;
+        }
+
+        record Key(String region, Integer number) implements Serializable {
+        }
+    }
+
+    @Entity
+    static class Unspellable {
+        @EmbeddedId
+        Key key;
+
+        static class Key implements Serializable {
+            private static final long serialVersionUID = 1L;
+            String region;
+            java.time.Instant at;
         }
     }
 
@@ -176,11 +234,41 @@ class EntityTypeTest {
     }
 
     @Test
-    void compositeKeysAreRefusedWithAnExplanation() {
-        assertThatThrownBy(() -> EntityType.of(Composite.class))
+    void aCompositeKeyIsTheJsonArrayOfItsPartsInDeclaredOrderAsTheTriggerWritesIt() {
+        Composite composite = new Composite();
+        composite.key = new Composite.Key();
+        composite.key.region = "e\"u";
+        composite.key.number = 7;
+        EntityType type = EntityType.of(Composite.class);
+        assertThat(type.pk(composite)).isEqualTo("[\"e\\\"u\", 7]");
+        assertThat(type.attributeNames()).containsExactly("note");
+
+        Classed classed = new Classed();
+        classed.tenant = java.util.UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        classed.number = 12L;
+        assertThat(EntityType.of(Classed.class).pk(classed)).isEqualTo("[\"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\", 12]");
+    }
+
+    @Test
+    void anEmbeddedIdOfOneAttributeIsSpelledAsThatAttributeLikeItsOneKeyColumn() {
+        Wrapped wrapped = new Wrapped();
+        wrapped.key = new Wrapped.Key();
+        wrapped.key.value = 7;
+        assertThat(EntityType.of(Wrapped.class).pk(wrapped)).isEqualTo("7");
+    }
+
+    @Test
+    void aCompositeKeyMappedThroughGettersIsRefusedSinceTheirOrderIsTheJvmsToChoose() {
+        assertThatThrownBy(() -> EntityType.of(ByGetters.class)).isInstanceOf(StreamsException.class)
+                .hasMessageContaining("through getters");
+    }
+
+    @Test
+    void aCompositeKeyWhosePartsThePkCannotSpellIsRefusedNamingThePart() {
+        assertThatThrownBy(() -> EntityType.of(Unspellable.class))
                 .isInstanceOf(StreamsException.class)
-                .hasMessageContaining("composite key")
-                .hasMessageContaining("StreamsPublisher");
+                .hasMessageContaining(Unspellable.class.getName())
+                .hasMessageContaining("part at").hasMessageContaining("java.time.Instant");
     }
 
     @Test

@@ -50,6 +50,26 @@ class TransactionChangesTest {
             connections.add(connection);
         }
 
+        /** Each completion of the trigger rows: the connection, and the subjects whose parts' rows are dropped. */
+        final List<String> completions = new ArrayList<>();
+        boolean autocommitAtCompletion;
+
+        @Override
+        public void completeTriggerRows(Connection connection, String actor, String correlationId,
+                                        java.util.Collection<Subject> bornOrGone) {
+            completions.add(connection + " " + actor + " " + bornOrGone.stream().map(Subject::pk).toList());
+        }
+
+        @Override
+        public boolean completeTriggerRowsAtCompletion(String actor, String correlationId,
+                                                       java.util.Collection<Subject> bornOrGone) {
+            if (autocommitAtCompletion) {
+                return false;
+            }
+            completeTriggerRows(null, actor, correlationId, bornOrGone);
+            return true;
+        }
+
         @Override
         public void insertAtCompletion(List<OutboxRow> rows) {
             insert(rows, null);
@@ -57,7 +77,8 @@ class TransactionChangesTest {
     }
 
     private final RecordingWriter writer = new RecordingWriter();
-    private final TransactionChanges changes = new TransactionChanges(writer, new WakeupNotifier(), refused -> false);
+    private final TransactionChanges changes = new TransactionChanges(writer, new WakeupNotifier(), refused -> false,
+            "test.Woven"::equals);
     /** Stands for EclipseLink's connection: only its identity matters here. */
     private final Connection provider = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
             new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
@@ -135,7 +156,7 @@ class TransactionChangesTest {
                 throw new StreamsException("outbox_write_failed", "refused");
             }
         };
-        TransactionChanges late = new TransactionChanges(failing, new WakeupNotifier(), refused -> false);
+        TransactionChanges late = new TransactionChanges(failing, new WakeupNotifier(), refused -> false, model -> false);
         late.beforeCompletion();
 
         assertThatThrownBy(() -> late.entityChanged(plain(1), EventOperation.CREATED, null, null))
@@ -157,7 +178,7 @@ class TransactionChangesTest {
     @Test
     void completionWritesFromASynchronizationRegisteredBehindTheProviders() {
         List<jakarta.transaction.Synchronization> registered = new ArrayList<>();
-        TransactionChanges deferring = new TransactionChanges(writer, new WakeupNotifier(), registered::add);
+        TransactionChanges deferring = new TransactionChanges(writer, new WakeupNotifier(), registered::add, model -> false);
         deferring.published(SourceEvent.updated("test.Other", 7, "x"), null, null);
 
         deferring.beforeCompletion();
@@ -176,6 +197,27 @@ class TransactionChangesTest {
         changes.beforeCompletion();
 
         assertThat(writer.batches).isEmpty();
+    }
+
+    @Test
+    void aSubjectDeletedAfterItsTriggerCapturedPartsDropsTheirRowsThroughTheProvidersConnection() {
+        // Payara: our completion runs first and its connection autocommits; EclipseLink then deletes the lines (their
+        // trigger writes rows) and the order, whose row is written through its connection, with the drop.
+        writer.autocommitAtCompletion = true;
+        changes.beforeCompletion();
+        changes.triggerCaptured("alice", null);
+        changes.entityChanged(woven(1), EventOperation.DELETED, "alice", null);
+        changes.writeThrough(provider);
+
+        assertThat(writer.completions).containsExactly("the provider's connection alice [1]");
+    }
+
+    @Test
+    void aSubjectOfAModelWithNoPartsByTriggerCostsNoStatement() {
+        changes.entityChanged(plain(1), EventOperation.CREATED, null, null);
+        changes.beforeCompletion();
+
+        assertThat(writer.completions).isEmpty();
     }
 
     private static Woven woven(long id) {

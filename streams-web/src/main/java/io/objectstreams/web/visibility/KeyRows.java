@@ -2,7 +2,6 @@ package io.objectstreams.web.visibility;
 
 import io.objectstreams.KeyedVisibilityPolicy;
 import io.objectstreams.VisibilityKeys;
-import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.web.filter.Filter;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Tuple;
@@ -19,8 +18,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.UUID;
+import java.util.Set;
 
 /**
  * The rows of keys of a model's subjects under a {@link KeyedVisibilityPolicy}, read in one query: by subject pk,
@@ -43,79 +41,56 @@ final class KeyRows {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
-        Path<Object> id = id(em, policy, root);
+        SubjectId subjects = SubjectId.of(policy.entity());
+        List<Path<Object>> key = subjects.select(root);
         List<Expression<?>> by = policy.visibleBy(cb, root);
-        for (Expression<?> key : by) {
-            if (!VisibilityKeys.supportsKeyType(key.getJavaType())) {
+        for (Expression<?> expression : by) {
+            if (!VisibilityKeys.supportsKeyType(expression.getJavaType())) {
                 throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
-                        + key.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs, booleans"
+                        + expression.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs, booleans"
                         + " and enums can); use a predicate policy for it");
             }
         }
-        List<Selection<?>> columns = new ArrayList<>();
-        columns.add(id);
+        List<Selection<?>> columns = new ArrayList<>(key);
         columns.addAll(by);
-        List<Object> ids = pks == null ? null : ids(em, policy, pks);
+        List<Object> ids = pks == null ? null : subjects.parse(pks);
         if (ids != null && ids.isEmpty()) {
             return Map.of();
         }
-        query.multiselect(columns).where(where(cb, root, id, ids, filter));
+        query.multiselect(columns).where(where(cb, root, subjects, key, ids, filter));
         Map<String, List<List<String>>> keysOf = new HashMap<>();
+        int from = subjects.width();
         for (Tuple row : limited(em.createQuery(query), maxRows).getResultList()) {
             List<String> rowKeys = new ArrayList<>(by.size());
-            for (int i = 1; i <= by.size(); i++) {
-                rowKeys.add(VisibilityKeys.keyText(row.get(i)));
+            for (int i = 0; i < by.size(); i++) {
+                rowKeys.add(VisibilityKeys.keyText(row.get(from + i)));
             }
-            keysOf.computeIfAbsent(String.valueOf(row.get(0)), k -> new ArrayList<>(1)).add(rowKeys);
+            keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
         }
+        Set<String> exact = pks == null ? null : subjects.exact(pks);
         if (!root.getJoins().isEmpty()) {
             // Through a join, a subject with nothing to join has no row above; it exists all the same.
-            CriteriaQuery<Object> exists = cb.createQuery(Object.class);
+            CriteriaQuery<Tuple> exists = cb.createTupleQuery();
             Root<E> plain = exists.from(policy.entity());
-            Path<Object> plainId = id(em, policy, plain);
-            exists.select(plainId).where(where(cb, plain, plainId, ids, filter));
-            for (Object value : limited(em.createQuery(exists), maxRows).getResultList()) {
-                keysOf.putIfAbsent(String.valueOf(value), new ArrayList<>(0));
+            List<Path<Object>> plainKey = subjects.select(plain);
+            exists.multiselect(new ArrayList<Selection<?>>(plainKey)).where(where(cb, plain, subjects, plainKey, ids, filter));
+            for (Tuple row : limited(em.createQuery(exists), maxRows).getResultList()) {
+                keysOf.putIfAbsent(subjects.pk(row, 0), new ArrayList<>(0));
             }
+        }
+        if (exact != null) {
+            keysOf.keySet().retainAll(exact);
         }
         return keysOf;
     }
 
-    private static <E> Predicate[] where(CriteriaBuilder cb, Root<E> root, Path<Object> id, List<Object> ids,
-                                         Filter filter) {
+    private static <E> Predicate[] where(CriteriaBuilder cb, Root<E> root, SubjectId subjects, List<Path<Object>> key,
+                                         List<Object> ids, Filter filter) {
         return ids == null ? new Predicate[] {filter.toPredicate(cb, root)}
-                : new Predicate[] {id.in(ids), filter.toPredicate(cb, root)};
+                : new Predicate[] {subjects.among(cb, key, ids), filter.toPredicate(cb, root)};
     }
 
     private static <T> TypedQuery<T> limited(TypedQuery<T> query, int maxRows) {
         return maxRows < Integer.MAX_VALUE ? query.setMaxResults(maxRows) : query;
-    }
-
-    static <E> Path<Object> id(EntityManager em, VisibilityPolicy<E> policy, Root<E> root) {
-        var entity = em.getMetamodel().entity(policy.entity());
-        return root.get(entity.getId(entity.getIdType().getJavaType()).getName());
-    }
-
-    static <E> List<Object> ids(EntityManager em, VisibilityPolicy<E> policy, Collection<String> pks) {
-        Class<?> type = em.getMetamodel().entity(policy.entity()).getIdType().getJavaType();
-        return pks.stream().map(pk -> parseId(pk, type)).filter(Objects::nonNull).toList();
-    }
-
-    /** A pk that cannot be an id of this entity names nothing, so nothing visible. */
-    static Object parseId(String pk, Class<?> type) {
-        try {
-            if (type == Long.class || type == long.class) {
-                return Long.valueOf(pk);
-            }
-            if (type == Integer.class || type == int.class) {
-                return Integer.valueOf(pk);
-            }
-            if (type == UUID.class) {
-                return UUID.fromString(pk);
-            }
-            return type == String.class ? pk : null;
-        } catch (IllegalArgumentException notAnId) {
-            return null;
-        }
     }
 }

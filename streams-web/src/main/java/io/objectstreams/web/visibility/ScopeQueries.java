@@ -9,7 +9,6 @@ import jakarta.persistence.Tuple;
 import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
-import jakarta.persistence.criteria.Expression;
 import jakarta.persistence.criteria.Path;
 import jakarta.persistence.criteria.Root;
 import jakarta.persistence.criteria.Selection;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Decides, for many viewers at once, which subjects of one (model, filter) each may read: the fan-out's question for
@@ -127,33 +125,36 @@ final class ScopeQueries {
      */
     static <E> Set<String> read(EntityManager em, VisibilityPolicy<E> policy, Scope scope, Filter filter,
                                   Collection<String> pks, int limit) {
-        var entity = em.getMetamodel().entity(policy.entity());
-        Class<?> idType = entity.getIdType().getJavaType();
+        SubjectId subjects = SubjectId.of(policy.entity());
         CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaQuery<Object> query = cb.createQuery(Object.class);
+        CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
-        Path<Object> id = root.get(entity.getId(idType).getName());
+        List<Path<Object>> key = subjects.select(root);
         List<Predicate> where = new ArrayList<>();
         if (pks != null) {
-            List<Object> ids = pks.stream().map(pk -> KeyRows.parseId(pk, idType)).filter(Objects::nonNull).toList();
+            List<Object> ids = subjects.parse(pks);
             if (ids.isEmpty()) {
                 return Set.of();
             }
-            where.add(id.in(ids));
+            where.add(subjects.among(cb, key, ids));
         }
         where.add(policy instanceof KeyedVisibilityPolicy<E> keyed && scope.keys() != null
                 ? scope.keys().isAll() ? cb.conjunction() : scope.keys().toPredicate(keyed.visibleBy(cb, root), cb)
                 : policy.visibleTo(scope.viewer(), cb, root));
         where.add(filter.toPredicate(cb, root));
         // Distinct: a predicate that joins yields a subject once per joined row, and the limit must count subjects.
-        query.select(id).distinct(true).where(where.toArray(Predicate[]::new));
-        TypedQuery<Object> typed = em.createQuery(query);
-        if (limit < Integer.MAX_VALUE) {
+        query.multiselect(new ArrayList<Selection<?>>(key)).distinct(true).where(where.toArray(Predicate[]::new));
+        TypedQuery<Tuple> typed = em.createQuery(query);
+        Set<String> exact = pks == null ? null : subjects.exact(pks);
+        if (limit < Integer.MAX_VALUE && exact == null) {
             typed.setMaxResults(limit);
         }
         Set<String> found = new HashSet<>();
-        for (Object value : typed.getResultList()) {
-            found.add(String.valueOf(value));
+        for (Tuple row : typed.getResultList()) {
+            String pk = subjects.pk(row, 0);
+            if ((exact == null || exact.contains(pk)) && found.size() < limit) {
+                found.add(pk);
+            }
         }
         return found;
     }
@@ -164,27 +165,28 @@ final class ScopeQueries {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
-        Path<Object> id = KeyRows.id(em, policy, root);
-        List<Selection<?>> columns = new ArrayList<>();
-        columns.add(id);
+        SubjectId subjects = SubjectId.of(policy.entity());
+        List<Path<Object>> key = subjects.select(root);
+        List<Selection<?>> columns = new ArrayList<>(key);
         for (Scope scope : chunk) {
-            columns.add(cb.<Integer>selectCase().when(neverConstant(cb, id, policy.visibleTo(scope.viewer(), cb, root)), 1)
-                    .otherwise(0));
+            columns.add(cb.<Integer>selectCase().when(neverConstant(cb, key.get(0),
+                    policy.visibleTo(scope.viewer(), cb, root)), 1).otherwise(0));
         }
         if (!root.getJoins().isEmpty()) {
             // A predicate that joins adds its join once per viewer, multiplying rows (and an inner join drops rows
             // for every viewer of the query): such a policy is asked one viewer at a time.
             throw new MultiplexUnsupported(policy.getClass().getName() + ".visibleTo joins; decided per viewer");
         }
-        List<Object> ids = KeyRows.ids(em, policy, union);
+        List<Object> ids = subjects.parse(union);
         if (ids.isEmpty()) {
             return;
         }
-        query.multiselect(columns).where(id.in(ids), filter.toPredicate(cb, root));
+        query.multiselect(columns).where(subjects.among(cb, key, ids), filter.toPredicate(cb, root));
+        int from = subjects.width();
         for (Tuple row : em.createQuery(query).getResultList()) {
-            String pk = String.valueOf(row.get(0));
+            String pk = subjects.pk(row, 0);
             for (int j = 0; j < chunk.size(); j++) {
-                Object visible = row.get(j + 1);
+                Object visible = row.get(from + j);
                 Scope scope = chunk.get(j);
                 if (visible instanceof Number n && n.intValue() == 1 && pksByScope.get(scope).contains(pk)) {
                     decided.get(scope).add(pk);

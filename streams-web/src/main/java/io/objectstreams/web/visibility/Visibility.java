@@ -276,10 +276,7 @@ public class Visibility {
         if (policy.isEmpty()) {
             return pk;
         }
-        EntityManagerFactory factory = factory(policy.get());
-        var entity = factory.getMetamodel().entity(policy.get().entity());
-        Object id = KeyRows.parseId(pk, entity.getIdType().getJavaType());
-        return id == null ? pk : id.toString();
+        return SubjectId.of(policy.get().entity()).canonical(pk);
     }
 
     private Map<String, VisibilityPolicy<?>> policies() {
