@@ -25,6 +25,8 @@ public final class CaptureOverheadBenchmark {
     private static final int WRITES = Integer.getInteger("bench.capture.writes", 400);
     private static final int ROUNDS = Integer.getInteger("bench.capture.rounds", 5);
     private static final int WRITERS = 4;
+    private static final int BREAKDOWN_WRITES = Integer.getInteger("bench.capture.breakdown-writes", 1000);
+    private static final List<String> breakdowns = new ArrayList<>();
 
     private CaptureOverheadBenchmark() {
     }
@@ -39,6 +41,10 @@ public final class CaptureOverheadBenchmark {
         } finally {
             TestDatabase.stop();
         }
+        System.out.println();
+        System.out.println("Where one sequential write's cost goes (" + BREAKDOWN_WRITES + " writes, until every row has"
+                + " its cursor): server CPU, WAL, and database time by statement (pg_stat_statements, COMMIT included)");
+        breakdowns.forEach(System.out::println);
         System.out.println();
         System.out.println("| server | streamed ms per write (sequential, median round) | plain ms | ratio"
                 + " | streamed writes/s (4 writers) | plain writes/s | ratio |");
@@ -72,6 +78,8 @@ public final class CaptureOverheadBenchmark {
                 streamedRate.add(concurrent(server, orders, "touch-streamed"));
                 plainRate.add(concurrent(server, orders, "touch-plain"));
             }
+            breakdowns.add(breakdown(kind, server, alice, orders[0], "touch-streamed"));
+            breakdowns.add(breakdown(kind, server, alice, orders[0], "touch-plain"));
             double s = median(streamed);
             double p = median(plain);
             double sr = median(streamedRate);
@@ -79,6 +87,60 @@ public final class CaptureOverheadBenchmark {
             System.out.printf("%s: streamed %.2f ms, plain %.2f ms per sequential write; %d writers: %.0f vs %.0f writes/s%n",
                     kind, s, p, WRITERS, sr, pr);
             return String.format("| %s | %.2f | %.2f | %.2f | %.0f | %.0f | %.2f |", kind, s, p, s / p, sr, pr, pr / sr);
+        }
+    }
+
+    /**
+     * One writer's writes measured part by part: the server's CPU (its JVM, all threads: the request, the capture,
+     * the listener and the delivery thread), the WAL they make, and PostgreSQL's time per statement (the
+     * statements of the write, the outbox insert, the assigner's batch, the delivery read and the NOTIFYs), each
+     * per write, counted until the last row has its cursor.
+     */
+    private static String breakdown(String kind, ServerProcess server, StoreClient client, long order, String scenario)
+            throws Exception {
+        awaitAssigned();
+        TestDatabase.resetStatementCounts();
+        long wal = walBytes();
+        long cpu = ServerStats.cpuMillis(server.jvmPid());
+        long start = System.nanoTime();
+        for (int i = 0; i < BREAKDOWN_WRITES; i++) {
+            touch(client, order, scenario);
+        }
+        awaitAssigned();
+        double wallMs = (System.nanoTime() - start) / 1e6 / BREAKDOWN_WRITES;
+        double cpuMs = (ServerStats.cpuMillis(server.jvmPid()) - cpu) / (double) BREAKDOWN_WRITES;
+        double walPerWrite = (walBytes() - wal) / (double) BREAKDOWN_WRITES;
+        StringBuilder out = new StringBuilder(String.format("%n%s, %s: %.2f ms per write (wall), server CPU %.2f ms,"
+                + " WAL %.0f bytes per write%n| statement | calls per write | database ms per write |%n| --- | --- | --- |%n",
+                kind, scenario, wallMs, cpuMs, walPerWrite));
+        try (java.sql.Connection c = TestDatabase.connect(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT regexp_replace(left(query, 90), '\\s+', ' ', 'g'), calls,"
+                     + " total_exec_time FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat_statements%'"
+                     + " AND query NOT ILIKE '%pg_current_wal%' AND query NOT ILIKE '%FILTER (WHERE cursor IS NULL)%'"
+                     + " ORDER BY total_exec_time DESC LIMIT 14")) {
+            while (rs.next()) {
+                out.append(String.format("| `%s` | %.2f | %.4f |%n", rs.getString(1).replace("|", "\\|"),
+                        rs.getLong(2) / (double) BREAKDOWN_WRITES, rs.getDouble(3) / BREAKDOWN_WRITES));
+            }
+        }
+        return out.toString();
+    }
+
+    private static long walBytes() throws java.sql.SQLException {
+        try (java.sql.Connection c = TestDatabase.connect(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static void awaitAssigned() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (TestDatabase.assignedThrough() < 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the listener did not assign every row within a minute");
+            }
+            Thread.sleep(20);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.objectstreams.internal.listener;
 
-import java.math.BigDecimal;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,31 +24,31 @@ import java.util.List;
  */
 public final class CursorAssigner {
 
-    /** A row's place in write order as one number: ids span less than {@code 2^64}, so positions never overlap. */
-    private static final String PLACE = "wal_position::numeric * 18446744073709551616 + id";
-
     private static final String LOCK_STATE = "SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE";
 
     /**
      * The next batch, in write order, through the partial index of unassigned rows: the scan stops after the batch
-     * whatever the backlog or the statistics say. With each id comes its place in that order as one number.
+     * whatever the backlog or the statistics say.
      */
-    private static final String CLAIM = "SELECT id, " + PLACE + " FROM streams_outbox WHERE cursor IS NULL"
-            + " ORDER BY wal_position, id LIMIT ?";
+    private static final String CLAIM = "SELECT id FROM streams_outbox WHERE cursor IS NULL ORDER BY wal_position, id"
+            + " LIMIT ?";
 
     /**
      * Numbers the claimed rows in write order. They are named by primary key and nothing else, so the one plan is a
-     * key lookup per row, whatever the backlog or the statistics; {@code width_bucket} finds each row's place in the
-     * sorted array of the claimed places by binary search. The state row lock makes a {@code cursor IS NULL} recheck unnecessary; the row
-     * count is checked instead.
+     * key lookup per row, whatever the backlog or the statistics. {@code width_bucket} finds each id's place in
+     * the claimed ids sorted (a binary search over {@code bigint}s), and the array of ranks beside it gives that id's
+     * place in write order ({@code int[]} subscripts are direct). The state row lock makes a {@code cursor IS NULL}
+     * recheck unnecessary; the row count is checked instead.
      *
      * <p>Not a join: one statement that joined a claiming subquery to the table let the planner, whose statistics
      * from a quiet time promised one unassigned row, rescan the subquery for every unassigned row, so each batch
      * cost the batch times the backlog (docs/benchmarks.md, "Cursor assignment", has the figure). A join to an
      * array of ids may hash the whole table instead; numbering by {@code array_position} grows with the square of
-     * the batch, and a JDBC batch of single-row updates is markedly slower.
+     * the batch, and so does {@code width_bucket} over a {@code numeric} array (a variable-length element type, which
+     * it walks from the start for every probe: 4.5 times slower per batch in the first form of this ordering); a
+     * JDBC batch of single-row updates is markedly slower.
      */
-    private static final String ASSIGN = "UPDATE streams_outbox SET cursor = ? + width_bucket(" + PLACE + ", ?)"
+    private static final String ASSIGN = "UPDATE streams_outbox SET cursor = ? + (?::int[])[width_bucket(id, ?::bigint[])]"
             + " WHERE id = ANY(?)";
 
     private static final String ADVANCE = "UPDATE streams_cursor_state SET last_cursor = ?, updated_at = now() WHERE id = 1";
@@ -81,23 +80,18 @@ public final class CursorAssigner {
         return total;
     }
 
-    /** The next batch: its ids and their places, in write order. */
-    private record Claim(Long[] ids, BigDecimal[] places) {
-    }
-
-    private Claim claim(Connection connection) throws SQLException {
+    /** The ids of the next batch, in write order. */
+    private Long[] claim(Connection connection) throws SQLException {
         List<Long> ids = new ArrayList<>(batchSize);
-        List<BigDecimal> places = new ArrayList<>(batchSize);
         try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
             claim.setInt(1, batchSize);
             try (ResultSet rs = claim.executeQuery()) {
                 while (rs.next()) {
                     ids.add(rs.getLong(1));
-                    places.add(rs.getBigDecimal(2));
                 }
             }
         }
-        return new Claim(ids.toArray(Long[]::new), places.toArray(BigDecimal[]::new));
+        return ids.toArray(Long[]::new);
     }
 
     /** Assigns one batch in one transaction; returns how many rows got a cursor. */
@@ -111,19 +105,31 @@ public final class CursorAssigner {
                 }
                 last = rs.getLong(1);
             }
-            Claim claim = claim(connection);
-            Long[] ids = claim.ids();
+            Long[] ids = claim(connection);
             if (ids.length == 0) {
                 connection.rollback();
                 return 0;
             }
-            Array batch = connection.createArrayOf("bigint", ids);
-            Array places = connection.createArrayOf("numeric", claim.places());
+            // The ids sorted, and beside each its place in write order, counted from 1.
+            Integer[] order = new Integer[ids.length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, java.util.Comparator.comparingLong(i -> ids[i]));
+            Long[] sorted = new Long[ids.length];
+            Integer[] ranks = new Integer[ids.length];
+            for (int i = 0; i < order.length; i++) {
+                sorted[i] = ids[order[i]];
+                ranks[i] = order[i] + 1;
+            }
+            Array batch = connection.createArrayOf("bigint", sorted);
+            Array places = connection.createArrayOf("integer", ranks);
             int count;
             try (PreparedStatement assign = connection.prepareStatement(ASSIGN)) {
                 assign.setLong(1, last);
                 assign.setArray(2, places);
                 assign.setArray(3, batch);
+                assign.setArray(4, batch);
                 count = assign.executeUpdate();
             } finally {
                 batch.free();
