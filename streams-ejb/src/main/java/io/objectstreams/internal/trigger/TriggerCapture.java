@@ -118,8 +118,9 @@ public class TriggerCapture {
         StringBuilder script = new StringBuilder("-- Object Streams trigger capture (docs/capture.md). Run as the"
                 + " owner of the tables; it replaces what an earlier mapping installed.\nBEGIN;\n");
         try (Connection connection = config.dataSource().getConnection()) {
+            String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
             for (TableMapping mapping : captured) {
-                for (String statement : sql(connection, mapping, TriggerCatalog.columnTypes(connection, mapping)).install()) {
+                for (String statement : sql(mapping, TriggerCatalog.columnTypes(connection, mapping), outbox).install()) {
                     script.append(statement).append(";\n");
                 }
             }
@@ -134,9 +135,10 @@ public class TriggerCapture {
     public synchronized CaptureReport check() {
         Findings findings = new Findings();
         try (Connection connection = config.dataSource().getConnection()) {
+            String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
             for (TableMapping mapping : captured) {
                 Map<String, String> types = TriggerCatalog.columnTypes(connection, mapping);
-                TriggerCatalog.check(connection, mapping, types, sql(connection, mapping, types), findings);
+                TriggerCatalog.check(connection, mapping, types, sql(mapping, types, outbox), findings);
             }
             for (Map.Entry<String, String> entity : listenerTables.entrySet()) {
                 TriggerCatalog.strays(connection, entity.getKey(), entity.getValue(), findings);
@@ -224,13 +226,14 @@ public class TriggerCapture {
         Duration lockTimeout = CaptureSettings.from(config.values()).installLockTimeout();
         int installed = 0;
         try (Connection connection = config.dataSource().getConnection()) {
+            String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
             for (TableMapping mapping : captured) {
                 Map<String, String> types = TriggerCatalog.columnTypes(connection, mapping);
                 if (types.isEmpty() || !mapping.columns().stream().allMatch(types::containsKey)) {
                     continue; // the check names what is wrong with the table; installing cannot fix it
                 }
                 try {
-                    TriggerSql sql = sql(connection, mapping, types);
+                    TriggerSql sql = sql(mapping, types, outbox);
                     installed += TriggerCatalog.install(connection, mapping, sql, lockTimeout) ? 1 : 0;
                 } catch (SQLException e) {
                     LOG.log(Level.WARNING, "Object Streams could not install the capture triggers of table "
@@ -245,7 +248,7 @@ public class TriggerCapture {
         LOG.info(() -> "Object Streams installed the capture triggers of " + count + " table(s)");
     }
 
-    private TriggerSql sql(Connection connection, TableMapping mapping, Map<String, String> types) throws SQLException {
-        return new TriggerSql(mapping, types, config.notifyChannel(), TriggerCatalog.outbox(connection));
+    private TriggerSql sql(TableMapping mapping, Map<String, String> types, String outbox) {
+        return new TriggerSql(mapping, types, config.notifyChannel(), outbox);
     }
 }
