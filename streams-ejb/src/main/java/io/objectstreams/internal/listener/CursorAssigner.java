@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -24,14 +26,13 @@ import java.util.List;
  */
 public final class CursorAssigner {
 
-    private static final String LOCK_STATE = "SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE";
-
     /**
-     * The next batch, in write order, through the partial index of unassigned rows: the scan stops after the batch
-     * whatever the backlog or the statistics say.
+     * Locks the cursor state row, then claims the next batch in write order through the partial index of unassigned
+     * rows (the scan stops after the batch whatever the backlog or the statistics say). Two statements sent in one
+     * round trip: each takes its own snapshot, so the claim sees every row committed before the lock was granted.
      */
-    private static final String CLAIM = "SELECT id FROM streams_outbox WHERE cursor IS NULL ORDER BY wal_position, id"
-            + " LIMIT ?";
+    private static final String LOCK_AND_CLAIM = "SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE;"
+            + " SELECT id FROM streams_outbox WHERE cursor IS NULL ORDER BY wal_position, id LIMIT ";
 
     /**
      * Numbers the claimed rows in write order. They are named by primary key and nothing else, so the one plan is a
@@ -48,10 +49,11 @@ public final class CursorAssigner {
      * it walks from the start for every probe: 4.5 times slower per batch in the first form of this ordering); a
      * JDBC batch of single-row updates is markedly slower.
      */
-    private static final String ASSIGN = "UPDATE streams_outbox SET cursor = ? + (?::int[])[width_bucket(id, ?::bigint[])]"
-            + " WHERE id = ANY(?)";
-
-    private static final String ADVANCE = "UPDATE streams_cursor_state SET last_cursor = ?, updated_at = now() WHERE id = 1";
+    private static final String ASSIGN = "WITH numbered AS (UPDATE streams_outbox"
+            + " SET cursor = ? + (?::int[])[width_bucket(id, ?::bigint[])] WHERE id = ANY(?) RETURNING 1),"
+            + " advanced AS (UPDATE streams_cursor_state SET last_cursor = ? + (SELECT count(*) FROM numbered),"
+            + " updated_at = now() WHERE id = 1 RETURNING last_cursor)"
+            + " SELECT last_cursor, pg_notify(?, '') FROM advanced";
 
     private final int batchSize;
     private final String cursorChannel;
@@ -80,42 +82,40 @@ public final class CursorAssigner {
         return total;
     }
 
-    /** The ids of the next batch, in write order. */
-    private Long[] claim(Connection connection) throws SQLException {
-        List<Long> ids = new ArrayList<>(batchSize);
-        try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
-            claim.setInt(1, batchSize);
-            try (ResultSet rs = claim.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-        }
-        return ids.toArray(Long[]::new);
-    }
-
-    /** Assigns one batch in one transaction; returns how many rows got a cursor. */
+    /** Assigns one batch in one transaction of three round trips; returns how many rows got a cursor. */
     public int assignBatch(Connection connection) throws SQLException {
         connection.setAutoCommit(false);
         try {
             long last;
-            try (Statement lock = connection.createStatement(); ResultSet rs = lock.executeQuery(LOCK_STATE)) {
-                if (!rs.next()) {
-                    throw new SQLException("streams_cursor_state has no row; the schema migration did not complete");
+            List<Long> claimed = new ArrayList<>(batchSize);
+            try (Statement claim = connection.createStatement()) {
+                claim.execute(LOCK_AND_CLAIM + batchSize);
+                try (ResultSet rs = claim.getResultSet()) {
+                    if (!rs.next()) {
+                        throw new SQLException("streams_cursor_state has no row; the schema migration did not complete");
+                    }
+                    last = rs.getLong(1);
                 }
-                last = rs.getLong(1);
+                if (!claim.getMoreResults()) {
+                    throw new SQLException("Cursor assignment's claim returned no result");
+                }
+                try (ResultSet rs = claim.getResultSet()) {
+                    while (rs.next()) {
+                        claimed.add(rs.getLong(1));
+                    }
+                }
             }
-            Long[] ids = claim(connection);
-            if (ids.length == 0) {
+            if (claimed.isEmpty()) {
                 connection.rollback();
                 return 0;
             }
+            Long[] ids = claimed.toArray(Long[]::new);
             // The ids sorted, and beside each its place in write order, counted from 1.
             Integer[] order = new Integer[ids.length];
             for (int i = 0; i < order.length; i++) {
                 order[i] = i;
             }
-            java.util.Arrays.sort(order, java.util.Comparator.comparingLong(i -> ids[i]));
+            Arrays.sort(order, Comparator.comparingLong(i -> ids[i]));
             Long[] sorted = new Long[ids.length];
             Integer[] ranks = new Integer[ids.length];
             for (int i = 0; i < order.length; i++) {
@@ -124,32 +124,28 @@ public final class CursorAssigner {
             }
             Array batch = connection.createArrayOf("bigint", sorted);
             Array places = connection.createArrayOf("integer", ranks);
-            int count;
+            long high;
             try (PreparedStatement assign = connection.prepareStatement(ASSIGN)) {
                 assign.setLong(1, last);
                 assign.setArray(2, places);
                 assign.setArray(3, batch);
                 assign.setArray(4, batch);
-                count = assign.executeUpdate();
+                assign.setLong(5, last);
+                assign.setString(6, cursorChannel);
+                try (ResultSet rs = assign.executeQuery()) {
+                    high = rs.next() ? rs.getLong(1) : last;
+                }
             } finally {
                 batch.free();
                 places.free();
             }
-            if (count != ids.length) {
+            if (high != last + ids.length) {
                 // Only an assigner writes cursors, and the state row lock excludes the others: never guessed past.
-                throw new SQLException("Cursor assignment numbered " + count + " of the " + ids.length
+                throw new SQLException("Cursor assignment numbered " + (high - last) + " of the " + ids.length
                         + " rows it claimed; another transaction changed the outbox under the cursor state lock");
             }
-            long high = last + count;
-            try (PreparedStatement advance = connection.prepareStatement(ADVANCE);
-                 Statement announce = connection.createStatement()) {
-                advance.setLong(1, high);
-                advance.executeUpdate();
-                // Transactional: followers hear it only once the cursors are visible to them.
-                announce.execute("NOTIFY " + cursorChannel);
-            }
             connection.commit();
-            return count;
+            return ids.length;
         } catch (SQLException | RuntimeException e) {
             try {
                 connection.rollback();

@@ -46,9 +46,11 @@ public final class ListenerConnection implements AutoCloseable {
     private final PGConnection pg;
     private final String outboxTable;
     private final long assignerLock;
+    private final String cursorChannel;
 
-    private ListenerConnection(Connection connection) throws SQLException {
+    private ListenerConnection(Connection connection, String cursorChannel) throws SQLException {
         this.connection = connection;
+        this.cursorChannel = cursorChannel;
         this.pg = connection.unwrap(PGConnection.class);
         this.outboxTable = outboxTable(connection);
         this.assignerLock = assignerLock(outboxTable);
@@ -58,7 +60,7 @@ public final class ListenerConnection implements AutoCloseable {
         Connection jdbc = dataSource(settings, APPLICATION_NAME).getConnection();
         ListenerConnection listener;
         try {
-            listener = new ListenerConnection(jdbc);
+            listener = new ListenerConnection(jdbc, settings.cursorChannel());
         } catch (SQLException | RuntimeException e) {
             jdbc.close();
             throw e;
@@ -145,6 +147,13 @@ public final class ListenerConnection implements AutoCloseable {
 
     Connection jdbc() {
         return connection;
+    }
+
+    /** Stops listening on the cursor channel: for the assigner, which announces cursors and need not hear them. */
+    void stopHearingCursors() throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("UNLISTEN " + cursorChannel);
+        }
     }
 
     /** Takes the assigner role if nobody holds it; held until this session ends. */

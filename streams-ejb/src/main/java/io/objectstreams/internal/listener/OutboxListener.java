@@ -50,9 +50,14 @@ public class OutboxListener {
 
     private static final Logger LOG = Logger.getLogger(OutboxListener.class.getName());
 
-    /** Committed rows without a cursor, and how long the oldest has waited (created_at is its insert time). */
-    private static final String BACKLOG = "SELECT count(*), coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0)"
-            + " FROM streams_outbox WHERE cursor IS NULL";
+    /**
+     * The cursor state row, with the committed rows still without a cursor and how long the oldest has waited
+     * (created_at is its insert time): one statement per cycle. No state row reads as cursor 0, never pruned.
+     */
+    private static final String PROGRESS = "SELECT coalesce(s.last_cursor, 0), coalesce(s.pruned_through, 0), s.pruned_at,"
+            + " b.rows, b.age FROM (SELECT count(*) AS rows,"
+            + " coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS age"
+            + " FROM streams_outbox WHERE cursor IS NULL) b LEFT JOIN streams_cursor_state s ON s.id = 1";
 
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;
@@ -183,10 +188,13 @@ public class OutboxListener {
     private record Backlog(long rows, Duration oldest, Instant measuredAt) {
     }
 
-    private Backlog measureBacklog(ListenerConnection connection) throws SQLException {
-        try (Statement statement = connection.jdbc().createStatement(); ResultSet rs = statement.executeQuery(BACKLOG)) {
+    /** Reads how far cursors are assigned and pruned, and measures the backlog, in one round trip. */
+    private OutboxReader.CursorState measure(ListenerConnection connection) throws SQLException {
+        try (Statement statement = connection.jdbc().createStatement(); ResultSet rs = statement.executeQuery(PROGRESS)) {
             rs.next();
-            return new Backlog(rs.getLong(1), Duration.ofMillis((long) (rs.getDouble(2) * 1000)), Instant.now());
+            java.sql.Timestamp prunedAt = rs.getTimestamp(3);
+            lastBacklog = new Backlog(rs.getLong(4), Duration.ofMillis((long) (rs.getDouble(5) * 1000)), Instant.now());
+            return new OutboxReader.CursorState(rs.getLong(1), rs.getLong(2), prunedAt == null ? null : prunedAt.toInstant());
         }
     }
 
@@ -236,6 +244,8 @@ public class OutboxListener {
         while (running) {
             if (!assignerRole && connection.tryAssignerRole()) {
                 assignerRole = true;
+                // The assigner learns its cursors from its own transactions; its announcements would only wake it.
+                connection.stopHearingCursors();
                 LOG.info(() -> "Object Streams listener holds the assigner role for " + connection.outboxTable());
             } else if (!assignerRole) {
                 // A holder that stopped talking (partition, frozen host) keeps the lock until the database notices;
@@ -246,11 +256,10 @@ public class OutboxListener {
                 assigner.assignAll(connection.jdbc());
             }
             // Followers learn new cursors here too: the assigner's NOTIFY woke them, the poll floor backs it up.
-            OutboxReader.CursorState state = OutboxReader.cursorState(connection.jdbc());
+            OutboxReader.CursorState state = measure(connection);
             lastState = state;
             lastAssigned = state.lastCursor();
             delivery.announce(lastAssigned);
-            lastBacklog = measureBacklog(connection);
             served = true;
             if (connection.awaitNotifications(pollMillis) > 0) {
                 lastWakeup = Instant.now();
