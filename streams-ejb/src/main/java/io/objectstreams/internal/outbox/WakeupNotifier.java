@@ -1,15 +1,15 @@
 package io.objectstreams.internal.outbox;
 
 import io.objectstreams.internal.config.StreamsConfig;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -20,36 +20,87 @@ import java.util.logging.Logger;
  * <p>Why not NOTIFY inside the transaction: PostgreSQL refuses it in a prepared (XA) transaction, and a
  * notifying commit takes a global lock that serialises all committers. A wakeup that is lost here costs
  * latency only: the listener also drains on its poll floor (G6).
+ *
+ * <p>One thread of its own sends them, started with the bean: a commit only sets a flag and signals it. Handing
+ * each wakeup to the managed executor instead cost every streamed commit a task submission, which on Payara
+ * captures the caller's context and walks a {@code ServiceLoader} each time (docs/benchmarks.md, "Capture
+ * overhead", has the profile).
  */
 @ApplicationScoped
 public class WakeupNotifier {
 
     private static final Logger LOG = Logger.getLogger(WakeupNotifier.class.getName());
 
-    @Resource
-    ManagedExecutorService executor;
+    /** How long stopping waits for a NOTIFY in flight. */
+    private static final long STOP_WAIT_MILLIS = 5_000;
+
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
 
     @Inject
     StreamsConfig config;
 
-    /** Set while a NOTIFY is queued and not yet begun; commits arriving meanwhile ride on it. */
-    private final AtomicBoolean queued = new AtomicBoolean();
+    private final Object signal = new Object();
+    /** A commit asked for a wakeup that no NOTIFY begun since has covered; guarded by {@code signal}. */
+    private boolean requested;
+    private volatile boolean running;
+    private Thread thread;
 
-    /** Asks for a wakeup; returns at once. */
+    @PostConstruct
+    void start() {
+        running = true;
+        thread = threads.newThread(this::run);
+        thread.setName("object-streams-wakeup");
+        thread.start();
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+        try {
+            thread.join(STOP_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Asks for a wakeup; returns at once. Commits that ask while one is pending ride on it. */
     public void wakeup() {
-        if (queued.compareAndSet(false, true)) {
-            try {
-                executor.execute(this::send);
-            } catch (RejectedExecutionException e) {
-                queued.set(false);
-                LOG.log(Level.WARNING, "Wakeup NOTIFY not queued; the listener's poll floor will pick the rows up", e);
+        synchronized (signal) {
+            if (!requested) {
+                requested = true;
+                signal.notifyAll();
             }
         }
     }
 
+    private void run() {
+        while (awaitRequest()) {
+            send();
+        }
+    }
+
+    /** Waits for a request and takes it; false once stopping. */
+    private boolean awaitRequest() {
+        synchronized (signal) {
+            while (running && !requested) {
+                try {
+                    signal.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            // Taken before sending: a commit after this point asks for another NOTIFY, so none is missed.
+            requested = false;
+            return running;
+        }
+    }
+
     private void send() {
-        // Cleared before sending: a commit after this point queues another NOTIFY, so none is missed.
-        queued.set(false);
         try (Connection connection = config.dataSource().getConnection();
              Statement statement = connection.createStatement()) {
             statement.execute("NOTIFY " + config.notifyChannel());
