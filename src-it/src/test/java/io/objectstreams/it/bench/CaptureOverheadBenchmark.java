@@ -24,9 +24,13 @@ public final class CaptureOverheadBenchmark {
     private static final List<String> SERVERS = List.of(System.getProperty("bench.servers", "payara-micro,wildfly").split(","));
     private static final int WRITES = Integer.getInteger("bench.capture.writes", 400);
     private static final int ROUNDS = Integer.getInteger("bench.capture.rounds", 5);
+    /** Writes of each kind before anything is timed: a fresh server's JIT otherwise moves the first rounds by 50%. */
+    private static final int WARM_UP = Integer.getInteger("bench.capture.warm-up", 2000);
     private static final int WRITERS = 4;
     private static final int BREAKDOWN_WRITES = Integer.getInteger("bench.capture.breakdown-writes", 1000);
     private static final List<String> breakdowns = new ArrayList<>();
+    /** {@code -Dbench.capture.cpu-sets=true}: the server and PostgreSQL each on a core of its own ({@code taskset}). */
+    private static final boolean CPU_SETS = Boolean.getBoolean("bench.capture.cpu-sets");
 
     private CaptureOverheadBenchmark() {
     }
@@ -55,8 +59,16 @@ public final class CaptureOverheadBenchmark {
     private static String run(String kind) throws Exception {
         System.setProperty("streams.it.server", kind);
         File archive = Deployments.storeFile("capture-overhead-" + kind);
-        try (ServerProcess server = ServerProcess.start(kind, "capture-overhead", archive, Map.of())) {
+        // -Dbench.capture.coalesce-window=0ms compares against wakeups served one by one.
+        String window = System.getProperty("bench.capture.coalesce-window");
+        Map<String, String> env = window == null ? Map.of() : Map.of("STREAMS_LISTENER_COALESCE_WINDOW", window);
+        try (ServerProcess server = ServerProcess.start(kind, "capture-overhead", archive, env)) {
             server.awaitStarted(Duration.ofMinutes(3));
+            if (CPU_SETS) {
+                // The server on the first core, PostgreSQL on the second (new backends inherit the postmaster's).
+                pin("0", List.of(server.jvmPid()));
+                pin("1", ServerStats.postgresCpuMillis().keySet().stream().filter(pid -> pid != 0).toList());
+            }
             long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
             while (!ready(server) && System.nanoTime() < deadline) {
                 Thread.sleep(250);
@@ -66,8 +78,12 @@ public final class CaptureOverheadBenchmark {
             for (int i = 0; i < WRITERS; i++) {
                 orders[i] = alice.createOrder("{\"status\":\"open\",\"total\":1}");
             }
-            sequential(alice, orders[0], "touch-streamed", WRITES);
-            sequential(alice, orders[0], "touch-plain", WRITES);
+            for (int i = 0; i < WARM_UP / WRITES; i++) {
+                sequential(alice, orders[0], "touch-streamed", WRITES);
+                sequential(alice, orders[0], "touch-plain", WRITES);
+            }
+            concurrent(server, orders, "touch-streamed");
+            concurrent(server, orders, "touch-plain");
             List<Double> streamed = new ArrayList<>();
             List<Double> plain = new ArrayList<>();
             List<Double> streamedRate = new ArrayList<>();
@@ -78,15 +94,20 @@ public final class CaptureOverheadBenchmark {
                 streamedRate.add(concurrent(server, orders, "touch-streamed"));
                 plainRate.add(concurrent(server, orders, "touch-plain"));
             }
-            breakdowns.add(breakdown(kind, server, alice, orders[0], "touch-streamed"));
-            breakdowns.add(breakdown(kind, server, alice, orders[0], "touch-plain"));
+            for (int writers : List.of(1, WRITERS)) {
+                breakdowns.add(breakdown(kind, server, orders, writers, "touch-streamed"));
+                breakdowns.add(breakdown(kind, server, orders, writers, "touch-plain"));
+            }
             double s = median(streamed);
             double p = median(plain);
             double sr = median(streamedRate);
             double pr = median(plainRate);
             System.out.printf("%s: streamed %.2f ms, plain %.2f ms per sequential write; %d writers: %.0f vs %.0f writes/s%n",
                     kind, s, p, WRITERS, sr, pr);
-            return String.format("| %s | %.2f | %.2f | %.2f | %.0f | %.0f | %.2f |", kind, s, p, s / p, sr, pr, pr / sr);
+            return String.format("| %s%s%s%s | %.2f | %.2f | %.2f | %.0f | %.0f | %.2f |", kind,
+                    window == null ? "" : ", coalesce-window " + window, CPU_SETS ? ", one core each" : "",
+                    Boolean.getBoolean("streams.it.db.durable") ? "" : ", fsync and synchronous_commit off",
+                    s, p, s / p, sr, pr, pr / sr);
         }
     }
 
@@ -96,23 +117,59 @@ public final class CaptureOverheadBenchmark {
      * statements of the write, the outbox insert, the assigner's batch, the delivery read and the NOTIFYs), each
      * per write, counted until the last row has its cursor.
      */
-    private static String breakdown(String kind, ServerProcess server, StoreClient client, long order, String scenario)
+    private static String breakdown(String kind, ServerProcess server, long[] orders, int writers, String scenario)
             throws Exception {
         awaitAssigned();
         TestDatabase.resetStatementCounts();
         long wal = walBytes();
         long cpu = ServerStats.cpuMillis(server.jvmPid());
+        Map<String, Long> threads = ServerStats.cpuMillisByThread(server.jvmPid());
+        Map<Long, Long> postgres = ServerStats.postgresCpuMillis();
         long start = System.nanoTime();
-        for (int i = 0; i < BREAKDOWN_WRITES; i++) {
-            touch(client, order, scenario);
+        List<Thread> threadsWriting = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            StoreClient client = StoreClient.as("alice", server.deployment());
+            long order = orders[w];
+            Thread thread = new Thread(() -> {
+                for (int i = 0; i < BREAKDOWN_WRITES / writers; i++) {
+                    touch(client, order, scenario);
+                }
+            });
+            threadsWriting.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threadsWriting) {
+            thread.join();
         }
         awaitAssigned();
         double wallMs = (System.nanoTime() - start) / 1e6 / BREAKDOWN_WRITES;
         double cpuMs = (ServerStats.cpuMillis(server.jvmPid()) - cpu) / (double) BREAKDOWN_WRITES;
+        Map<Long, Long> postgresAfter = ServerStats.postgresCpuMillis();
+        Map<String, Long> byRole = new java.util.TreeMap<>();
+        Map<Long, String> roles = postgresRoles();
+        postgresAfter.forEach((pid, ms) -> byRole.merge(pid == 0 ? "ended processes" : roles.getOrDefault(pid, "other"),
+                ms - postgres.getOrDefault(pid, 0L), Long::sum));
+        double postgresMs = byRole.values().stream().mapToLong(Long::longValue).sum() / (double) BREAKDOWN_WRITES;
+        Map<String, Long> threadsAfter = ServerStats.cpuMillisByThread(server.jvmPid());
         double walPerWrite = (walBytes() - wal) / (double) BREAKDOWN_WRITES;
-        StringBuilder out = new StringBuilder(String.format("%n%s, %s: %.2f ms per write (wall), server CPU %.2f ms,"
-                + " WAL %.0f bytes per write%n| statement | calls per write | database ms per write |%n| --- | --- | --- |%n",
-                kind, scenario, wallMs, cpuMs, walPerWrite));
+        StringBuilder out = new StringBuilder(String.format("%n%s, %s, %d writer(s): %.2f ms per write (wall), server"
+                + " CPU %.2f ms, PostgreSQL CPU %.2f ms, WAL %.0f bytes per write%nserver CPU by thread, ms per write:",
+                kind, scenario, writers, wallMs, cpuMs, postgresMs, walPerWrite));
+        threadsAfter.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - threads.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(10)
+                .forEach(e -> out.append(String.format(" %s %.3f;", e.getKey(), e.getValue() / (double) BREAKDOWN_WRITES)));
+        out.append(String.format("%nPostgreSQL CPU by process, ms per write:"));
+        byRole.entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> out.append(String.format(" %s %.3f;", e.getKey(), e.getValue() / (double) BREAKDOWN_WRITES)));
+        long compiling = threadsAfter.entrySet().stream().filter(e -> e.getKey().contains("CompilerThre"))
+                .mapToLong(e -> e.getValue() - threads.getOrDefault(e.getKey(), 0L)).sum();
+        out.append(String.format("%nserver CPU without the JIT compiler threads: %.2f ms per write",
+                cpuMs - compiling / (double) BREAKDOWN_WRITES));
+        out.append(String.format("%n| statement | calls per write | database ms per write |%n| --- | --- | --- |%n"));
         try (java.sql.Connection c = TestDatabase.connect(); java.sql.Statement st = c.createStatement();
              java.sql.ResultSet rs = st.executeQuery("SELECT regexp_replace(left(query, 90), '\\s+', ' ', 'g'), calls,"
                      + " total_exec_time FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat_statements%'"
@@ -124,6 +181,32 @@ public final class CaptureOverheadBenchmark {
             }
         }
         return out.toString();
+    }
+
+    /** Binds every thread of the given processes to the listed CPUs. */
+    private static void pin(String cpus, List<Long> pids) throws Exception {
+        for (long pid : pids) {
+            Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
+                    .redirectErrorStream(true).start();
+            String output = new String(taskset.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (taskset.waitFor() != 0) {
+                throw new IllegalStateException("taskset failed for pid " + pid + ": " + output);
+            }
+        }
+    }
+
+    /** What each PostgreSQL process is: a session's application name, or a background process's type. */
+    private static Map<Long, String> postgresRoles() throws java.sql.SQLException {
+        Map<Long, String> roles = new java.util.HashMap<>();
+        try (java.sql.Connection c = TestDatabase.connect(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT pid, CASE WHEN backend_type = 'client backend' THEN"
+                     + " 'session ' || coalesce(nullif(application_name, ''), '?') ELSE backend_type END"
+                     + " FROM pg_stat_activity")) {
+            while (rs.next()) {
+                roles.put(rs.getLong(1), rs.getString(2));
+            }
+        }
+        return roles;
     }
 
     private static long walBytes() throws java.sql.SQLException {

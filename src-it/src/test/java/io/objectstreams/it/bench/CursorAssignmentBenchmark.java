@@ -40,6 +40,7 @@ public final class CursorAssignmentBenchmark {
             }
             System.out.printf("with statistics from before the backlog (ANALYZE saw every row assigned):%n");
             measure(source, 1000, ROUNDS, true, true);
+            split(source, 1000);
             replay(source);
         } finally {
             TestDatabase.stop();
@@ -116,6 +117,49 @@ public final class CursorAssignmentBenchmark {
                     REPLAY_EVENTS, total, ROUNDS + 1);
             System.out.printf("all %,d events: %,.0f rows/s; its last 1000 (streams.replay-limit): %.1f ms%n",
                     REPLAY_EVENTS, bestAll, bestTail);
+        }
+    }
+
+    /**
+     * Where a batch's time goes: PostgreSQL's execution time per statement ({@code pg_stat_statements}), the rest
+     * (the commit's WAL flush, round trips, the JDBC work), and the WAL written per row, over one backlog of
+     * {@link #ROWS} rows assigned at {@code batchSize}.
+     */
+    private static void split(DataSource source, int batchSize) throws SQLException {
+        CursorAssigner assigner = new CursorAssigner(batchSize, "object_streams_cursors");
+        try (Connection connection = source.getConnection()) {
+            insertCommittedRows(connection, ROWS, false);
+            TestDatabase.resetStatementCounts();
+            long wal = walBytes(connection);
+            long start = System.nanoTime();
+            long assigned = assigner.assignAll(connection);
+            double elapsedMs = (System.nanoTime() - start) / 1e6;
+            double walPerRow = (walBytes(connection) - wal) / (double) assigned;
+            double batches = Math.ceil((double) assigned / batchSize);
+            System.out.printf("%nOne batch of %d, split (%,d rows, %.0f batches): %.2f ms per batch, WAL %.0f bytes per"
+                    + " row%n| statement | calls per batch | ms per batch |%n| --- | --- | --- |%n", batchSize, assigned,
+                    batches, elapsedMs / batches, walPerRow);
+            double executed = 0;
+            try (Statement statement = connection.createStatement();
+                 java.sql.ResultSet rs = statement.executeQuery("SELECT regexp_replace(left(query, 70), '\\s+', ' ', 'g'),"
+                         + " calls, total_exec_time FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat_statements%'"
+                         + " AND query NOT ILIKE '%pg_current_wal%' ORDER BY total_exec_time DESC LIMIT 8")) {
+                while (rs.next()) {
+                    executed += rs.getDouble(3);
+                    System.out.printf("| `%s` | %.2f | %.3f |%n", rs.getString(1), rs.getLong(2) / batches,
+                            rs.getDouble(3) / batches);
+                }
+            }
+            System.out.printf("| the rest: commit (its WAL flush), round trips, JDBC | | %.3f |%n",
+                    (elapsedMs - executed) / batches);
+        }
+    }
+
+    private static long walBytes(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             java.sql.ResultSet rs = statement.executeQuery("SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -27,6 +27,61 @@ record ServerStats(long heapUsed, long gcMillis, long fullGcs) {
         }
     }
 
+    /**
+     * CPU time (user + system, ms) of each thread of a process so far, summed by thread name with its digits
+     * replaced by {@code N} (so a pool's threads are one line), from /proc. Names are the kernel's: at most 15
+     * characters.
+     */
+    static Map<String, Long> cpuMillisByThread(long pid) {
+        Map<String, Long> threads = new HashMap<>();
+        try (var tasks = java.nio.file.Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            tasks.forEach(task -> {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "N");
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    threads.merge(name, (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10, Long::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended while we listed them
+                }
+            });
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return threads;
+    }
+
+    /**
+     * CPU time (user + system, ms) of each PostgreSQL process on this machine so far, by pid; pid 0 holds what
+     * ended processes (autovacuum workers, closed sessions) left to the postmaster. The test database is the only
+     * PostgreSQL here.
+     */
+    static Map<Long, Long> postgresCpuMillis() {
+        Map<Long, Long> cpu = new HashMap<>();
+        try (var processes = java.nio.file.Files.list(Path.of("/proc"))) {
+            for (Path process : (Iterable<Path>) processes::iterator) {
+                if (!process.getFileName().toString().matches("\\d+")) {
+                    continue;
+                }
+                try {
+                    String stat = java.nio.file.Files.readString(process.resolve("stat"));
+                    if (!stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).equals("postgres")) {
+                        continue;
+                    }
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    cpu.put(Long.parseLong(process.getFileName().toString()),
+                            (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10);
+                    cpu.merge(0L, (Long.parseLong(fields[13]) + Long.parseLong(fields[14])) * 10, Long::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // the process ended while we listed them
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return cpu;
+    }
+
     /** Heap in use right after a full collection (jcmd GC.run), in MB: what the server retains. */
     static String heapAfterFullGc(long pid) {
         return (retainedHeap(pid) >> 20) + " MB";

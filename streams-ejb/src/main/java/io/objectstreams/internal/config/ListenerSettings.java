@@ -5,7 +5,7 @@ import java.time.Duration;
 /** The listener's own connection, its channels and its pace; each constant's doc says what it does. */
 public record ListenerSettings(String url, String user, String password, String notifyChannel, String cursorChannel,
                                Duration pollInterval, Duration retryDelay, Duration maxRetryDelay, int maxRetries,
-                               int batchSize, Duration deadSessionTimeout) {
+                               int batchSize, Duration deadSessionTimeout, Duration coalesceWindow) {
 
     public static final Setting<String> URL = Setting.text("streams.listener.url", null,
             "JDBC URL of the listener's own, unpooled connection (LISTEN is session state a pool would leak). Required.");
@@ -41,6 +41,14 @@ public record ListenerSettings(String url, String user, String password, String 
             "How long a listener session may stay unresponsive before it counts as dead (G7);"
                     + " at least 3 poll intervals.");
 
+    /** The longest coalescing window: beyond it the wait would be felt as lag, not saved as work. */
+    static final Duration MAX_COALESCE_WINDOW = Duration.ofMillis(100);
+
+    public static final Setting<Duration> COALESCE_WINDOW = Setting.durationOrZero("streams.listener.coalesce-window",
+            Duration.ofMillis(5), null,
+            "Under load, the commits of one window share one wakeup NOTIFY and one assignment cycle; after a quiet"
+                    + " window a commit is served at once. 0 serves every wakeup at once.");
+
     /** The listener's settings; its cursor channel must differ from {@code notifyChannel}. */
     public static ListenerSettings from(ConfigValues values, String notifyChannel) {
         String cursorChannel = values.get(CURSOR_CHANNEL);
@@ -53,7 +61,17 @@ public record ListenerSettings(String url, String user, String password, String 
         return new ListenerSettings(values.require(URL), values.get(USER), values.get(PASSWORD), notifyChannel,
                 cursorChannel, pollInterval, retryDelay,
                 ConfigRules.atLeast(MAX_RETRY_DELAY.key(), values.get(MAX_RETRY_DELAY), retryDelay),
-                values.get(MAX_RETRIES), values.get(BATCH_SIZE), deadSessionTimeout(values, pollInterval));
+                values.get(MAX_RETRIES), values.get(BATCH_SIZE), deadSessionTimeout(values, pollInterval),
+                coalesceWindow(values));
+    }
+
+    private static Duration coalesceWindow(ConfigValues values) {
+        Duration window = values.get(COALESCE_WINDOW);
+        if (window.compareTo(MAX_COALESCE_WINDOW) > 0) {
+            throw ConfigRules.invalid(COALESCE_WINDOW.key(), "must be at most " + MAX_COALESCE_WINDOW.toMillis()
+                    + " ms, got " + window.toMillis() + " ms: every delivery under load could wait that long");
+        }
+        return window;
     }
 
     /** Shorter than three poll intervals, a live assigner could be fenced while it waits for its next poll. */
@@ -77,6 +95,6 @@ public record ListenerSettings(String url, String user, String password, String 
         return "ListenerSettings[url=" + url + ", user=" + user + ", notifyChannel=" + notifyChannel
                 + ", cursorChannel=" + cursorChannel + ", pollInterval=" + pollInterval + ", retryDelay=" + retryDelay
                 + ", maxRetryDelay=" + maxRetryDelay + ", maxRetries=" + maxRetries + ", batchSize=" + batchSize
-                + ", deadSessionTimeout=" + deadSessionTimeout + "]";
+                + ", deadSessionTimeout=" + deadSessionTimeout + ", coalesceWindow=" + coalesceWindow + "]";
     }
 }

@@ -57,6 +57,7 @@ public final class CursorAssigner {
 
     private final int batchSize;
     private final String cursorChannel;
+    private long highCursor = -1;
 
     public CursorAssigner(int batchSize, String cursorChannel) {
         this.batchSize = batchSize;
@@ -73,6 +74,7 @@ public final class CursorAssigner {
      * announces the new high cursor on the cursor channel. Returns the number of rows assigned.
      */
     public long assignAll(Connection connection) throws SQLException {
+        highCursor = -1;
         long total = 0;
         int assigned;
         do {
@@ -80,6 +82,14 @@ public final class CursorAssigner {
             total += assigned;
         } while (assigned == batchSize);
         return total;
+    }
+
+    /**
+     * The high cursor the last {@link #assignAll} committed, or -1 if it assigned nothing: while this session holds
+     * the cursor state lock for each batch, nobody else moves the high cursor.
+     */
+    public long highCursor() {
+        return highCursor;
     }
 
     /** Assigns one batch in one transaction of three round trips; returns how many rows got a cursor. */
@@ -145,6 +155,7 @@ public final class CursorAssigner {
                         + " rows it claimed; another transaction changed the outbox under the cursor state lock");
             }
             connection.commit();
+            highCursor = high;
             return ids.length;
         } catch (SQLException | RuntimeException e) {
             try {

@@ -209,6 +209,12 @@ public final class ListenerConnection implements AutoCloseable {
         return batch == null ? 0 : batch.length;
     }
 
+    /** Takes the notifications that have arrived, without waiting; returns how many. */
+    int drainNotifications() throws SQLException {
+        PGNotification[] batch = pg.getNotifications();
+        return batch == null ? 0 : batch.length;
+    }
+
     /** Breaks a blocked wait from another thread: used by shutdown when the loop does not stop in time. */
     void abort() {
         try {

@@ -137,8 +137,8 @@ public class OutboxListener {
 
     /**
      * The listener's state and the outbox backlog, for the health checks (G13). The backlog is measured by
-     * the loop on its own session at every poll, so health never depends on the application's pool; between
-     * measurements the oldest row is assumed to keep waiting, so a loop that stops measuring turns
+     * the loop on its own session at least once per poll interval, so health never depends on the application's
+     * pool; between measurements the oldest row is assumed to keep waiting, so a loop that stops measuring turns
      * readiness DOWN within {@code streams.health.max-backlog-age}.
      */
     public ListenerReport report() {
@@ -241,7 +241,11 @@ public class OutboxListener {
         // A fresh instance has no sessions owed anything older than now; after a reconnect this changes nothing.
         delivery.startFrom(CursorAssigner.lastCursor(connection.jdbc()));
         int pollMillis = (int) Math.min(Integer.MAX_VALUE, settings.pollInterval().toMillis());
+        long window = settings.coalesceWindow().toNanos();
+        long pollNanos = settings.pollInterval().toNanos();
+        long measuredAt = System.nanoTime() - pollNanos;
         while (running) {
+            long cycleStart = System.nanoTime();
             if (!assignerRole && connection.tryAssignerRole()) {
                 assignerRole = true;
                 // The assigner learns its cursors from its own transactions; its announcements would only wake it.
@@ -252,17 +256,31 @@ public class OutboxListener {
                 // fencing it bounds the takeover by streams.listener.dead-session-timeout (G7).
                 connection.fenceStaleAssigner(settings.deadSessionTimeout());
             }
+            long high = -1;
             if (assignerRole) {
                 assigner.assignAll(connection.jdbc());
+                high = assigner.highCursor();
             }
-            // Followers learn new cursors here too: the assigner's NOTIFY woke them, the poll floor backs it up.
-            OutboxReader.CursorState state = measure(connection);
-            lastState = state;
-            lastAssigned = state.lastCursor();
+            if (high < 0 || System.nanoTime() - measuredAt >= pollNanos) {
+                // Followers learn new cursors here: the assigner's NOTIFY woke them, the poll floor backs it up. The
+                // assigner knows its own; it measures the backlog and retention's progress once per poll interval.
+                OutboxReader.CursorState state = measure(connection);
+                measuredAt = System.nanoTime();
+                lastState = state;
+                high = Math.max(high, state.lastCursor());
+            }
+            lastAssigned = high;
             delivery.announce(lastAssigned);
             served = true;
             if (connection.awaitNotifications(pollMillis) > 0) {
                 lastWakeup = Instant.now();
+                // Under load one cycle serves the window's commits: a wakeup less than a window after the last
+                // cycle began waits out the rest of it. After a quiet window nothing waits.
+                long early = window - (System.nanoTime() - cycleStart);
+                if (early > 0 && running) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(early);
+                    connection.drainNotifications();
+                }
             }
         }
     }

@@ -15,7 +15,7 @@ import java.util.logging.Logger;
 
 /**
  * Sends the payload-free wakeup {@code NOTIFY} after commits, outside every business transaction, and
- * coalesces bursts into one (G4).
+ * coalesces bursts into one (G4): at most one per {@code streams.listener.coalesce-window}.
  *
  * <p>Why not NOTIFY inside the transaction: PostgreSQL refuses it in a prepared (XA) transaction, and a
  * notifying commit takes a global lock that serialises all committers. A wakeup that is lost here costs
@@ -78,21 +78,32 @@ public class WakeupNotifier {
     }
 
     private void run() {
-        while (awaitRequest()) {
+        long window = config.listener().coalesceWindow().toNanos();
+        long lastSent = System.nanoTime() - window;
+        while (awaitRequest(lastSent + window)) {
+            lastSent = System.nanoTime();
             send();
         }
     }
 
-    /** Waits for a request and takes it; false once stopping. */
-    private boolean awaitRequest() {
+    /**
+     * Waits for a request, and under load until {@code notBefore} ({@link System#nanoTime}): the commits of one
+     * coalescing window ({@code streams.listener.coalesce-window}) share one NOTIFY, and a commit after a quiet
+     * window is sent at once. Takes the request; false once stopping.
+     */
+    private boolean awaitRequest(long notBefore) {
         synchronized (signal) {
-            while (running && !requested) {
-                try {
+            try {
+                while (running && !requested) {
                     signal.wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
                 }
+                long early;
+                while (running && (early = notBefore - System.nanoTime()) > 0) {
+                    signal.wait(early / 1_000_000, (int) (early % 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
             // Taken before sending: a commit after this point asks for another NOTIFY, so none is missed.
             requested = false;

@@ -30,6 +30,7 @@ class ListenerSettingsTest {
         assertThat(settings.maxRetries()).isEqualTo(-1);
         assertThat(settings.batchSize()).isEqualTo(1000);
         assertThat(settings.deadSessionTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.coalesceWindow()).isEqualTo(Duration.ofMillis(5));
         assertThat(settings.user()).isNull();
         assertThat(settings.password()).isNull();
     }
@@ -53,6 +54,17 @@ class ListenerSettingsTest {
     @Test
     void theDefaultDeadSessionTimeoutGrowsWithThePollInterval() {
         assertThat(of("streams.listener.poll-interval", "20s").deadSessionTimeout()).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void theCoalesceWindowIsZeroOrAtMostAHundredMilliseconds() {
+        assertThat(of("streams.listener.coalesce-window", "0").coalesceWindow()).isZero();
+        assertThat(of("streams.listener.coalesce-window", "100ms").coalesceWindow()).isEqualTo(Duration.ofMillis(100));
+        assertThatThrownBy(() -> of("streams.listener.coalesce-window", "101ms"))
+                .isInstanceOf(StreamsException.class).hasMessageContaining("streams.listener.coalesce-window")
+                .hasMessageContaining("at most 100 ms");
+        assertThatThrownBy(() -> of("streams.listener.coalesce-window", "-1ms"))
+                .isInstanceOf(StreamsException.class).hasMessageContaining("streams.listener.coalesce-window");
     }
 
     @Test
