@@ -29,6 +29,8 @@ public final class CaptureOverheadBenchmark {
     private static final int WRITERS = 4;
     private static final int BREAKDOWN_WRITES = Integer.getInteger("bench.capture.breakdown-writes", 1000);
     private static final List<String> breakdowns = new ArrayList<>();
+    /** Per breakdown (server, writers): server CPU and PostgreSQL CPU, ms per write, streamed then plain. */
+    private static final java.util.LinkedHashMap<String, double[]> plotted = new java.util.LinkedHashMap<>();
     /** {@code -Dbench.capture.cpu-sets=true}: the server and PostgreSQL each on a core of its own ({@code taskset}). */
     private static final boolean CPU_SETS = Boolean.getBoolean("bench.capture.cpu-sets");
 
@@ -49,6 +51,7 @@ public final class CaptureOverheadBenchmark {
         System.out.println("Where one sequential write's cost goes (" + BREAKDOWN_WRITES + " writes, until every row has"
                 + " its cursor): server CPU, WAL, and database time by statement (pg_stat_statements, COMMIT included)");
         breakdowns.forEach(System.out::println);
+        plot();
         System.out.println();
         System.out.println("| server | streamed ms per write (sequential, median round) | plain ms | ratio"
                 + " | streamed writes/s (4 writers) | plain writes/s | ratio |");
@@ -167,8 +170,13 @@ public final class CaptureOverheadBenchmark {
                 .forEach(e -> out.append(String.format(" %s %.3f;", e.getKey(), e.getValue() / (double) BREAKDOWN_WRITES)));
         long compiling = threadsAfter.entrySet().stream().filter(e -> e.getKey().contains("CompilerThre"))
                 .mapToLong(e -> e.getValue() - threads.getOrDefault(e.getKey(), 0L)).sum();
-        out.append(String.format("%nserver CPU without the JIT compiler threads: %.2f ms per write",
-                cpuMs - compiling / (double) BREAKDOWN_WRITES));
+        double withoutJit = cpuMs - compiling / (double) BREAKDOWN_WRITES;
+        out.append(String.format("%nserver CPU without the JIT compiler threads: %.2f ms per write", withoutJit));
+        double[] figures = plotted.computeIfAbsent(kind + ", " + writers + (writers == 1 ? " writer" : " writers"),
+                k -> new double[4]);
+        int at = scenario.equals("touch-streamed") ? 0 : 1;
+        figures[at] = withoutJit;
+        figures[2 + at] = postgresMs;
         out.append(String.format("%n| statement | calls per write | database ms per write |%n| --- | --- | --- |%n"));
         try (java.sql.Connection c = TestDatabase.connect(); java.sql.Statement st = c.createStatement();
              java.sql.ResultSet rs = st.executeQuery("SELECT regexp_replace(left(query, 90), '\\s+', ' ', 'g'), calls,"
@@ -181,6 +189,22 @@ public final class CaptureOverheadBenchmark {
             }
         }
         return out.toString();
+    }
+
+    /** Writes target/capture-overhead.svg: CPU per write, streamed and plain, server and PostgreSQL. */
+    private static void plot() throws java.io.IOException {
+        List<String> groups = new ArrayList<>(plotted.keySet());
+        Map<String, double[]> series = new java.util.LinkedHashMap<>();
+        String[] names = {"server, streamed", "server, plain", "PostgreSQL, streamed", "PostgreSQL, plain"};
+        for (int i = 0; i < names.length; i++) {
+            int index = i;
+            series.put(names[i], groups.stream().mapToDouble(g -> plotted.get(g)[index]).toArray());
+        }
+        java.nio.file.Path file = java.nio.file.Path.of("target", "capture-overhead.svg");
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.writeString(file, LoadPlots.chart("CPU per write, without the JIT compiler threads",
+                groups, series, "ms per write"));
+        System.out.println("Plot written: " + file.toAbsolutePath().normalize());
     }
 
     /** Binds every thread of the given processes to the listed CPUs. */

@@ -32,6 +32,14 @@ public final class CursorAssignmentBenchmark {
             source.setURL(TestDatabase.url());
             source.setUser("postgres");
             SchemaMigrator.migrate(source);
+            String fillfactor = System.getProperty("bench.fillfactor");
+            if (fillfactor != null) {
+                // -Dbench.fillfactor=N: how the outbox's page fill changes the assignment (docs/benchmarks.md).
+                try (Connection connection = source.getConnection(); Statement statement = connection.createStatement()) {
+                    statement.execute("ALTER TABLE streams_outbox SET (fillfactor = " + Integer.parseInt(fillfactor) + ")");
+                }
+                System.out.printf("%nstreams_outbox fillfactor %s%n", fillfactor);
+            }
             System.out.printf("%nCursor assignment, %d committed rows per round, best of %d rounds%n", ROWS, ROUNDS);
             System.out.printf("%-12s %14s %16s%n", "batch size", "rows/s", "ms per batch");
             measure(source, 1000, 1, false, false); // warm-up: caches, JIT, plan
@@ -130,6 +138,9 @@ public final class CursorAssignmentBenchmark {
         try (Connection connection = source.getConnection()) {
             insertCommittedRows(connection, ROWS, false);
             TestDatabase.resetStatementCounts();
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("SELECT pg_stat_reset_shared('wal')");
+            }
             long wal = walBytes(connection);
             long start = System.nanoTime();
             long assigned = assigner.assignAll(connection);
@@ -152,6 +163,13 @@ public final class CursorAssignmentBenchmark {
             }
             System.out.printf("| the rest: commit (its WAL flush), round trips, JDBC | | %.3f |%n",
                     (elapsedMs - executed) / batches);
+            try (Statement statement = connection.createStatement();
+                 java.sql.ResultSet rs = statement.executeQuery("SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal")) {
+                rs.next();
+                System.out.printf("WAL per row: %.2f records, %.3f full-page images, %.0f bytes (pg_stat_wal)%n",
+                        rs.getLong(1) / (double) assigned, rs.getLong(2) / (double) assigned,
+                        rs.getDouble(3) / assigned);
+            }
         }
     }
 

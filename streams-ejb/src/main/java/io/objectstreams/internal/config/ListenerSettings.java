@@ -45,9 +45,10 @@ public record ListenerSettings(String url, String user, String password, String 
     static final Duration MAX_COALESCE_WINDOW = Duration.ofMillis(100);
 
     public static final Setting<Duration> COALESCE_WINDOW = Setting.durationOrZero("streams.listener.coalesce-window",
-            Duration.ofMillis(5), null,
+            Duration.ofMillis(10), null,
             "Under load, the commits of one window share one wakeup NOTIFY and one assignment cycle; after a quiet"
-                    + " window a commit is served at once. 0 serves every wakeup at once.");
+                    + " window a commit is served at once, and under load an event waits up to two windows longer."
+                    + " 0 serves every wakeup at once.");
 
     /** The listener's settings; its cursor channel must differ from {@code notifyChannel}. */
     public static ListenerSettings from(ConfigValues values, String notifyChannel) {

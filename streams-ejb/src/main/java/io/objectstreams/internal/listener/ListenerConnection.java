@@ -203,10 +203,21 @@ public final class ListenerConnection implements AutoCloseable {
         return 0;
     }
 
-    /** Waits up to {@code millis} for notifications; returns how many arrived. Throws if the session died. */
-    int awaitNotifications(int millis) throws SQLException {
+    /** What woke the loop: nothing (the poll floor), commits only, or an assigner's announcement of new cursors. */
+    enum Wakeup { NONE, WRITES, CURSORS }
+
+    /** Waits up to {@code millis} for notifications; says what arrived. Throws if the session died. */
+    Wakeup awaitNotifications(int millis) throws SQLException {
         PGNotification[] batch = pg.getNotifications(millis);
-        return batch == null ? 0 : batch.length;
+        if (batch == null || batch.length == 0) {
+            return Wakeup.NONE;
+        }
+        for (PGNotification notification : batch) {
+            if (notification.getName().equals(cursorChannel)) {
+                return Wakeup.CURSORS;
+            }
+        }
+        return Wakeup.WRITES;
     }
 
     /** Takes the notifications that have arrived, without waiting; returns how many. */

@@ -272,12 +272,14 @@ public class OutboxListener {
             lastAssigned = high;
             delivery.announce(lastAssigned);
             served = true;
-            if (connection.awaitNotifications(pollMillis) > 0) {
+            ListenerConnection.Wakeup wakeup = connection.awaitNotifications(pollMillis);
+            if (wakeup != ListenerConnection.Wakeup.NONE) {
                 lastWakeup = Instant.now();
-                // Under load one cycle serves the window's commits: a wakeup less than a window after the last
-                // cycle began waits out the rest of it. After a quiet window nothing waits.
+                // Under load one cycle serves the window's commits: a wakeup by commits less than a window after
+                // the last cycle began waits out the rest of it. After a quiet window nothing waits, and new
+                // cursors (a follower hears them just after the commit's own wakeup) never do.
                 long early = window - (System.nanoTime() - cycleStart);
-                if (early > 0 && running) {
+                if (wakeup == ListenerConnection.Wakeup.WRITES && early > 0 && running) {
                     java.util.concurrent.locks.LockSupport.parkNanos(early);
                     connection.drainNotifications();
                 }

@@ -31,6 +31,13 @@ public class OutboxWriter {
              ORDER BY r.ord""";
 
     /**
+     * The same for one row, the most common transaction: its values as parameters cost the database less than
+     * expanding a JSON document (the capture-overhead benchmark's outbox insert, 0.066 ms per write as JSON).
+     */
+    static final String INSERT_ONE = "INSERT INTO streams_outbox (model, subject_pk, facet, op, changed_fields, metadata)"
+            + " VALUES (?, ?, ?, ?, ?, ?::jsonb)";
+
+    /**
      * Adds metadata to the rows capture triggers wrote in this transaction: their ids are this transaction's block,
      * from its id ({@code TriggerSql}): the base plus 1 to {@code 2^22}, so the update reads them by primary key and
      * nothing else.
@@ -82,9 +89,29 @@ public class OutboxWriter {
 
     /** Inserts the rows through a connection already in the transaction; leaves it open. */
     public void insert(List<OutboxRow> rows, Connection connection) {
+        if (rows.size() == 1) {
+            insertOne(rows.get(0), connection, rows);
+            return;
+        }
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, toJson(rows));
             insert.executeUpdate();
+        } catch (SQLException e) {
+            throw failed(rows, e);
+        }
+    }
+
+    private static void insertOne(OutboxRow row, Connection connection, List<OutboxRow> rows) {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_ONE)) {
+            insert.setString(1, row.model());
+            insert.setString(2, row.pk());
+            insert.setString(3, row.facet());
+            insert.setString(4, row.op().wireName());
+            java.sql.Array fields = connection.createArrayOf("text", row.changedFields().toArray());
+            insert.setArray(5, fields);
+            insert.setString(6, metadata(row.actor(), row.correlationId()).build().toString());
+            insert.executeUpdate();
+            fields.free();
         } catch (SQLException e) {
             throw failed(rows, e);
         }

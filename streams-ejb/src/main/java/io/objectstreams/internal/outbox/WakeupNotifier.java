@@ -6,6 +6,8 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -77,12 +79,30 @@ public class WakeupNotifier {
         }
     }
 
+    /**
+     * Creates the bean, and so starts its thread, when the application starts: a thread factory that fails then
+     * fails the deployment, rather than the first commit's completion.
+     */
+    void startWithApplication(@Observes @Initialized(ApplicationScoped.class) Object application) {
+        // Observing is enough: the container creates the bean to deliver the event.
+    }
+
     private void run() {
         long window = config.listener().coalesceWindow().toNanos();
         long lastSent = System.nanoTime() - window;
-        while (awaitRequest(lastSent + window)) {
-            lastSent = System.nanoTime();
-            send();
+        try {
+            while (awaitRequest(lastSent + window)) {
+                lastSent = System.nanoTime();
+                send();
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.SEVERE, "The Object Streams wakeup thread failed; commits now wait for the listener's poll"
+                    + " floor (streams.listener.poll-interval) until the application is redeployed", e);
+            throw e;
+        }
+        if (running) {
+            LOG.severe("The Object Streams wakeup thread was interrupted; commits now wait for the listener's poll"
+                    + " floor (streams.listener.poll-interval) until the application is redeployed");
         }
     }
 

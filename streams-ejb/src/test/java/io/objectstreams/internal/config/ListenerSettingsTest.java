@@ -30,7 +30,7 @@ class ListenerSettingsTest {
         assertThat(settings.maxRetries()).isEqualTo(-1);
         assertThat(settings.batchSize()).isEqualTo(1000);
         assertThat(settings.deadSessionTimeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(settings.coalesceWindow()).isEqualTo(Duration.ofMillis(5));
+        assertThat(settings.coalesceWindow()).isEqualTo(Duration.ofMillis(10));
         assertThat(settings.user()).isNull();
         assertThat(settings.password()).isNull();
     }
