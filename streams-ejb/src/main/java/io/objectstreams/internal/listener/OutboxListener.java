@@ -22,9 +22,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
@@ -49,15 +47,6 @@ import java.util.logging.Logger;
 public class OutboxListener {
 
     private static final Logger LOG = Logger.getLogger(OutboxListener.class.getName());
-
-    /**
-     * The cursor state row, with the committed rows still without a cursor and how long the oldest has waited
-     * (created_at is its insert time): one statement per cycle. No state row reads as cursor 0, never pruned.
-     */
-    private static final String PROGRESS = "SELECT coalesce(s.last_cursor, 0), coalesce(s.pruned_through, 0), s.pruned_at,"
-            + " b.rows, b.age FROM (SELECT count(*) AS rows,"
-            + " coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS age"
-            + " FROM streams_outbox WHERE cursor IS NULL) b LEFT JOIN streams_cursor_state s ON s.id = 1";
 
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;
@@ -188,16 +177,6 @@ public class OutboxListener {
     private record Backlog(long rows, Duration oldest, Instant measuredAt) {
     }
 
-    /** Reads how far cursors are assigned and pruned, and measures the backlog, in one round trip. */
-    private OutboxReader.CursorState measure(ListenerConnection connection) throws SQLException {
-        try (Statement statement = connection.jdbc().createStatement(); ResultSet rs = statement.executeQuery(PROGRESS)) {
-            rs.next();
-            java.sql.Timestamp prunedAt = rs.getTimestamp(3);
-            lastBacklog = new Backlog(rs.getLong(4), Duration.ofMillis((long) (rs.getDouble(5) * 1000)), Instant.now());
-            return new OutboxReader.CursorState(rs.getLong(1), rs.getLong(2), prunedAt == null ? null : prunedAt.toInstant());
-        }
-    }
-
     private void run() {
         int failures = 0;
         while (running) {
@@ -264,10 +243,11 @@ public class OutboxListener {
             if (high < 0 || System.nanoTime() - measuredAt >= pollNanos) {
                 // Followers learn new cursors here: the assigner's NOTIFY woke them, the poll floor backs it up. The
                 // assigner knows its own; it measures the backlog and retention's progress once per poll interval.
-                OutboxReader.CursorState state = measure(connection);
+                OutboxReader.Progress progress = OutboxReader.progress(connection.jdbc());
                 measuredAt = System.nanoTime();
-                lastState = state;
-                high = Math.max(high, state.lastCursor());
+                lastBacklog = new Backlog(progress.backlogRows(), progress.oldestBacklog(), Instant.now());
+                lastState = progress.state();
+                high = Math.max(high, progress.state().lastCursor());
             }
             lastAssigned = high;
             delivery.announce(lastAssigned);

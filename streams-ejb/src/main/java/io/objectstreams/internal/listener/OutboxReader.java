@@ -76,16 +76,40 @@ public final class OutboxReader {
         }
     }
 
+    /**
+     * The cursor state with the backlog: committed rows still without a cursor, and how long the oldest has waited
+     * ({@code created_at} is its insert time).
+     */
+    public record Progress(CursorState state, long backlogRows, java.time.Duration oldestBacklog) {
+    }
+
+    /** The state columns; no state row reads as cursor 0, never pruned. */
+    private static final String STATE = "coalesce(s.last_cursor, 0), coalesce(s.pruned_through, 0), s.pruned_at";
+
+    private static final String PROGRESS = "SELECT " + STATE + ", b.rows, b.age FROM (SELECT count(*) AS rows,"
+            + " coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS age"
+            + " FROM streams_outbox WHERE cursor IS NULL) b LEFT JOIN streams_cursor_state s ON s.id = 1";
+
     public static CursorState cursorState(Connection connection) throws SQLException {
-        try (PreparedStatement read = connection.prepareStatement(
-                "SELECT last_cursor, pruned_through, pruned_at FROM streams_cursor_state WHERE id = 1");
+        try (PreparedStatement read = connection.prepareStatement("SELECT " + STATE
+                + " FROM (SELECT 1) one LEFT JOIN streams_cursor_state s ON s.id = 1");
              ResultSet rs = read.executeQuery()) {
-            if (!rs.next()) {
-                return new CursorState(0, 0, null);
-            }
-            java.sql.Timestamp prunedAt = rs.getTimestamp(3);
-            return new CursorState(rs.getLong(1), rs.getLong(2), prunedAt == null ? null : prunedAt.toInstant());
+            rs.next();
+            return state(rs);
         }
+    }
+
+    /** The cursor state and the backlog, in one round trip. */
+    public static Progress progress(Connection connection) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(PROGRESS); ResultSet rs = read.executeQuery()) {
+            rs.next();
+            return new Progress(state(rs), rs.getLong(4), java.time.Duration.ofMillis((long) (rs.getDouble(5) * 1000)));
+        }
+    }
+
+    private static CursorState state(ResultSet rs) throws SQLException {
+        java.sql.Timestamp prunedAt = rs.getTimestamp(3);
+        return new CursorState(rs.getLong(1), rs.getLong(2), prunedAt == null ? null : prunedAt.toInstant());
     }
 
     private static List<StreamEvent> events(PreparedStatement read) throws SQLException {
