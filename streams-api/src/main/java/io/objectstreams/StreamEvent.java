@@ -18,13 +18,22 @@ import java.util.List;
  * @param actor         the acting principal's name, or {@code null}
  * @param correlationId the action's correlation id, or {@code null}
  * @param recordedAt    when the row was written, just before its transaction committed
+ * @param traceparent   the W3C {@code traceparent} of the span that wrote the row, or {@code null} (no span, or
+ *                      metrics and traces off; see docs/operations.md)
  */
 public record StreamEvent(long cursor, String model, String pk, String facet, EventOperation op,
                           List<String> changedFields, long transactionId, String actor, String correlationId,
-                          Instant recordedAt) {
+                          Instant recordedAt, String traceparent) {
 
     public StreamEvent {
         changedFields = List.copyOf(changedFields);
+    }
+
+    /** An event whose write carried no trace context. */
+    public StreamEvent(long cursor, String model, String pk, String facet, EventOperation op,
+                       List<String> changedFields, long transactionId, String actor, String correlationId,
+                       Instant recordedAt) {
+        this(cursor, model, pk, facet, op, changedFields, transactionId, actor, correlationId, recordedAt, null);
     }
 
     /** The subject this event is about. */

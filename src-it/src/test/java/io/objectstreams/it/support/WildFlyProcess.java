@@ -33,6 +33,9 @@ public final class WildFlyProcess implements ServerProcess {
         this.offset = offset;
     }
 
+    /** An entry of a start's {@code env} that is not passed on but appended to the server JVM's options. */
+    public static final String EXTRA_JAVA_OPTS = "STREAMS_IT_EXTRA_JAVA_OPTS";
+
     static WildFlyProcess start(String name, File archive, Map<String, String> env) {
         return start(name, archive, env, Ports.freeBase(1000, 20000, 1, 8080, 9990, 8443, 9993));
     }
@@ -66,7 +69,9 @@ public final class WildFlyProcess implements ServerProcess {
             builder.environment().putAll(db);
             builder.environment().putAll(env);
             builder.environment().put("JBOSS_HOME", home.toString());
-            builder.environment().put("JAVA_OPTS", String.join(" ", ServerProcess.memoryOptions()));
+            builder.environment().remove(EXTRA_JAVA_OPTS);
+            builder.environment().put("JAVA_OPTS", String.join(" ", ServerProcess.memoryOptions()) + " "
+                    + env.getOrDefault(EXTRA_JAVA_OPTS, ""));
             return new WildFlyProcess(builder.start(), base, deployed, offset);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start WildFly", e);

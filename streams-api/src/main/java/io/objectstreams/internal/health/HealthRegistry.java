@@ -25,6 +25,9 @@ public final class HealthRegistry {
     /** This instance's client connections, on every transport. */
     public static final Key<SessionReport> SESSIONS = new Key<>("sessions", SessionReport.class);
 
+    /** What this instance's transports did since start, for metrics ({@code streams-web}). */
+    public static final Key<TransportCounts> TRANSPORTS = new Key<>("transports", TransportCounts.class);
+
     /** Trigger capture's check of its tables ({@code streams-ejb}). */
     public static final Key<CaptureReport> CAPTURE = new Key<>("capture", CaptureReport.class);
 

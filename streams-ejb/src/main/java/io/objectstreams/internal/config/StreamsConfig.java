@@ -31,6 +31,7 @@ public class StreamsConfig {
     private HealthSettings health;
     private RetentionSettings retention;
     private TransportSettings transport;
+    private TelemetrySettings telemetry;
     private volatile DataSource dataSource;
 
     @PostConstruct
@@ -43,11 +44,17 @@ public class StreamsConfig {
         retention = RetentionSettings.from(values);
         // Read with the rest, at deployment: a bad transport key must stop it (G14), not the first connection.
         transport = TransportSettings.from(values);
+        telemetry = TelemetrySettings.from(values);
     }
 
     /** The settings the transports read, validated when this configuration was read. */
     public TransportSettings transport() {
         return transport;
+    }
+
+    /** Metrics and trace links. */
+    public TelemetrySettings telemetry() {
+        return telemetry;
     }
 
     /** This deployment's configuration, for the settings of other features; it warns once per deprecated key. */

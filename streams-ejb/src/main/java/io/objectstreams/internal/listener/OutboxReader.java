@@ -15,7 +15,8 @@ import java.util.List;
 public final class OutboxReader {
 
     private static final String COLUMNS = "SELECT cursor, model, subject_pk, facet, op, changed_fields, transaction_id,"
-            + " metadata->>'actor', metadata->>'correlation_id', created_at FROM streams_outbox";
+            + " metadata->>'actor', metadata->>'correlation_id', created_at, metadata->>'traceparent'"
+            + " FROM streams_outbox";
 
     private static final String READ = COLUMNS + " WHERE cursor > ? ORDER BY cursor LIMIT ?";
 
@@ -119,7 +120,8 @@ public final class OutboxReader {
                 Array fields = rs.getArray(6);
                 events.add(new StreamEvent(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         EventOperation.fromWireName(rs.getString(5)), Arrays.asList((String[]) fields.getArray()),
-                        rs.getLong(7), rs.getString(8), rs.getString(9), rs.getTimestamp(10).toInstant()));
+                        rs.getLong(7), rs.getString(8), rs.getString(9), rs.getTimestamp(10).toInstant(),
+                        rs.getString(11)));
             }
         }
         return events;

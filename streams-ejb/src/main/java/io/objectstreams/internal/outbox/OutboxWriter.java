@@ -2,6 +2,7 @@ package io.objectstreams.internal.outbox;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.internal.telemetry.Telemetry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -65,6 +66,9 @@ public class OutboxWriter {
     @Inject
     StreamsConfig config;
 
+    @Inject
+    Telemetry telemetry;
+
     /**
      * Inserts the rows while the transaction completes (in {@code beforeCompletion}) through a new connection of
      * {@code streams.datasource}, which the server enlists in the transaction (WildFly does). Payara enlists only
@@ -90,18 +94,18 @@ public class OutboxWriter {
     /** Inserts the rows through a connection already in the transaction; leaves it open. */
     public void insert(List<OutboxRow> rows, Connection connection) {
         if (rows.size() == 1) {
-            insertOne(rows.get(0), connection, rows);
+            insertOne(rows.get(0), connection, rows, telemetry.traceparent());
             return;
         }
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-            insert.setString(1, toJson(rows));
+            insert.setString(1, toJson(rows, telemetry.traceparent()));
             insert.executeUpdate();
         } catch (SQLException e) {
             throw failed(rows, e);
         }
     }
 
-    private static void insertOne(OutboxRow row, Connection connection, List<OutboxRow> rows) {
+    private static void insertOne(OutboxRow row, Connection connection, List<OutboxRow> rows, String traceparent) {
         try (PreparedStatement insert = connection.prepareStatement(INSERT_ONE)) {
             insert.setString(1, row.model());
             insert.setString(2, row.pk());
@@ -109,7 +113,7 @@ public class OutboxWriter {
             insert.setString(4, row.op().wireName());
             java.sql.Array fields = connection.createArrayOf("text", row.changedFields().toArray());
             insert.setArray(5, fields);
-            insert.setString(6, metadata(row.actor(), row.correlationId()).build().toString());
+            insert.setString(6, metadata(row.actor(), row.correlationId(), traceparent).build().toString());
             insert.executeUpdate();
             fields.free();
         } catch (SQLException e) {
@@ -124,10 +128,11 @@ public class OutboxWriter {
      */
     public void completeTriggerRows(Connection connection, String actor, String correlationId,
                                     Collection<Subject> bornOrGone) {
+        String traceparent = telemetry.traceparent();
         try {
-            if (actor != null || correlationId != null) {
+            if (actor != null || correlationId != null || traceparent != null) {
                 try (PreparedStatement tag = connection.prepareStatement(TAG)) {
-                    tag.setString(1, metadata(actor, correlationId).build().toString());
+                    tag.setString(1, metadata(actor, correlationId, traceparent).build().toString());
                     tag.executeUpdate();
                 }
             }
@@ -150,7 +155,7 @@ public class OutboxWriter {
      * EclipseLink's commit hook completes them through its own connection ({@code writeThrough}).
      */
     public boolean completeTriggerRowsAtCompletion(String actor, String correlationId, Collection<Subject> bornOrGone) {
-        if (actor == null && correlationId == null && bornOrGone.isEmpty()) {
+        if (actor == null && correlationId == null && bornOrGone.isEmpty() && telemetry.traceparent() == null) {
             return true; // nothing to add or drop: no connection taken
         }
         try (Connection connection = config.dataSource().getConnection()) {
@@ -170,10 +175,10 @@ public class OutboxWriter {
                 + " outbox row(s); the transaction is rolled back so no change goes unrecorded: " + e.getMessage(), e);
     }
 
-    static String toJson(List<OutboxRow> rows) {
+    static String toJson(List<OutboxRow> rows, String traceparent) {
         JsonArrayBuilder array = JSON.createArrayBuilder();
         for (OutboxRow row : rows) {
-            JsonObjectBuilder metadata = metadata(row.actor(), row.correlationId());
+            JsonObjectBuilder metadata = metadata(row.actor(), row.correlationId(), traceparent);
             array.add(JSON.createObjectBuilder()
                     .add("model", row.model())
                     .add("pk", row.pk())
@@ -185,8 +190,12 @@ public class OutboxWriter {
         return array.build().toString();
     }
 
-    private static JsonObjectBuilder metadata(String actor, String correlationId) {
+    /** The row's metadata: who acted, under which correlation id, and the writing span ({@code traceparent}). */
+    private static JsonObjectBuilder metadata(String actor, String correlationId, String traceparent) {
         JsonObjectBuilder metadata = JSON.createObjectBuilder();
+        if (traceparent != null) {
+            metadata.add("traceparent", traceparent);
+        }
         if (actor != null) {
             metadata.add("actor", actor);
         }

@@ -1,6 +1,7 @@
 package io.objectstreams.web.socket;
 
 import io.objectstreams.protocol.ErrorCode;
+import io.objectstreams.web.subscription.ConnectionRegistry;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.inject.Inject;
@@ -26,11 +27,15 @@ public class AnonymousHandshakeFilter extends HttpFilter {
     @Inject
     transient Visibility visibility;
 
+    @Inject
+    transient ConnectionRegistry engine;
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         if (request.getUserPrincipal() == null && !visibility.admitsAnonymous()) {
             ProtocolError refusal = refusal();
+            engine.refused(refusal);
             response.setStatus(refusal.httpStatus());
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");

@@ -79,7 +79,8 @@ public class StreamsEndpoint {
     }
 
     /** A connection refused at its start: the client reads why, then the socket closes with {@code code}. */
-    private static void refuse(Session session, ProtocolError refused, CloseReason.CloseCode code) {
+    private void refuse(Session session, ProtocolError refused, CloseReason.CloseCode code) {
+        engine.refused(refused);
         try {
             session.getBasicRemote().sendText(Messages.error(refused).body().toString());
             session.close(new CloseReason(code, refused.code().wireName()));

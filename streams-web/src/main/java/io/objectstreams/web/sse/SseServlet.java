@@ -216,7 +216,7 @@ public class SseServlet extends HttpServlet {
         }
     }
 
-    private static void refuseAndComplete(AsyncContext async, HttpServletResponse response, ProtocolError refusal) {
+    private void refuseAndComplete(AsyncContext async, HttpServletResponse response, ProtocolError refusal) {
         try {
             refuse(response, refusal);
         } catch (IOException | RuntimeException gone) {
@@ -233,7 +233,8 @@ public class SseServlet extends HttpServlet {
         }
     }
 
-    private static void refuse(HttpServletResponse response, ProtocolError refusal) throws IOException {
+    private void refuse(HttpServletResponse response, ProtocolError refusal) throws IOException {
+        engine.refused(refusal);
         response.setStatus(refusal.httpStatus());
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");

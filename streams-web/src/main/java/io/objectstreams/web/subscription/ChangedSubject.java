@@ -39,7 +39,8 @@ record ChangedSubject(StreamEvent event, boolean createdSince) {
             events.forEach(e -> fields.addAll(e.changedFields()));
             EventOperation op = last.op() != EventOperation.DELETED && created ? EventOperation.CREATED : last.op();
             coalesced.put(pk, new ChangedSubject(new StreamEvent(last.cursor(), last.model(), last.pk(), last.facet(), op,
-                    List.copyOf(fields), last.transactionId(), last.actor(), last.correlationId(), last.recordedAt()),
+                    List.copyOf(fields), last.transactionId(), last.actor(), last.correlationId(), last.recordedAt(),
+                    last.traceparent()),
                     created));
         });
         return coalesced;

@@ -8,6 +8,8 @@ import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.internal.delivery.DeliveryTargets;
 import io.objectstreams.internal.health.HealthRegistry;
 import io.objectstreams.internal.health.SessionReport;
+import io.objectstreams.internal.health.TransportCounts;
+import io.objectstreams.internal.telemetry.Telemetry;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -38,13 +40,17 @@ public class ConnectionRegistry {
     @Inject
     StreamsFeed feed;
 
+    @Inject
+    Telemetry telemetry;
+
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;
 
     private final Map<Subscriber, StreamSession> sessions = new ConcurrentHashMap<>();
-    private final DeliveryCounts counts = new DeliveryCounts();
+    private DeliveryCounts counts;
     private final FanOutLedger ledger = new FanOutLedger();
     private final Supplier<SessionReport> reportSource = this::report;
+    private final Supplier<TransportCounts> countsSource = () -> counts.transportCounts();
     /** What the listener hands batches and gaps to; the same instance is unregistered at stop. */
     private final DeliveryTargets.Target target = new Target();
     private Admission admission;
@@ -67,6 +73,7 @@ public class ConnectionRegistry {
     @PostConstruct
     void start() {
         TransportSettings settings = feed.settings();
+        counts = new DeliveryCounts(telemetry::sent);
         senders = pool(settings.senderThreads());
         starters = pool(settings.subscriptions().startThreads());
         maxPendingRequests = settings.subscriptions().maxPendingRequests();
@@ -78,6 +85,7 @@ public class ConnectionRegistry {
         planner = new ReplayPlanner(visibility, feed, limits);
         fanOut = new BatchFanOut(visibility, ledger, new MemberReread(visibility, limits.maxMemberPks()));
         HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
+        HealthRegistry.application().register(HealthRegistry.TRANSPORTS, countsSource);
         // From here on the listener hands this registry every batch and gap itself, not through CDI. It is created
         // with the first connection, so no session can exist before it is registered. (Created eagerly with the
         // application instead, a bad setting failed deployment inside CDI, hiding the key it names: G14.)
@@ -95,6 +103,7 @@ public class ConnectionRegistry {
     void stop() {
         DeliveryTargets.application().unregister(target);
         HealthRegistry.application().unregister(HealthRegistry.SESSIONS, reportSource);
+        HealthRegistry.application().unregister(HealthRegistry.TRANSPORTS, countsSource);
         senders.shutdownNow();
         starters.shutdownNow();
     }
@@ -110,6 +119,7 @@ public class ConnectionRegistry {
         StreamSession session = new StreamSession(subscriber, viewer, outbound, planner, ledger, feed::deliveredCursor,
                 limits, counts, tally);
         sessions.put(subscriber, session);
+        counts.opened(subscriber.transport());
         if (subscriber.transport().equals("sse")) {
             counts.sseSession(1);
         }
@@ -160,6 +170,11 @@ public class ConnectionRegistry {
         return open.size();
     }
 
+    /** Counts a request or connection a transport refused before any session could (an HTTP or handshake refusal). */
+    public void refused(ProtocolError refusal) {
+        counts.refused(refusal.code().wireName());
+    }
+
     /** Connections that ended since start, by {@code transport.cause}: how the server let them go, or how they broke. */
     public Map<String, Long> endedConnections() {
         return counts.endedByCause();
@@ -168,7 +183,9 @@ public class ConnectionRegistry {
     private final class Target implements DeliveryTargets.Target {
         @Override
         public void batch(StreamBatch batch) {
+            long start = System.nanoTime();
             fanOut.batch(batch, sessions.values(), ConnectionRegistry.this::endUntold);
+            telemetry.fannedOut(start, batch.events());
         }
 
         @Override

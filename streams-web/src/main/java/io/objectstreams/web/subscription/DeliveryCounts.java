@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.internal.health.TransportCounts;
 import io.objectstreams.protocol.ResyncReason;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,7 +14,16 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class DeliveryCounts {
 
+    /** Told of each event sent, with its row's {@code created_at}: the write-to-delivery latency. */
+    interface Sent {
+        void sent(String transport, long recordedAtMillis);
+    }
+
+    private final Sent sent;
     private final LongAdder delivered = new LongAdder();
+    private final LongAdder deliveredSse = new LongAdder();
+    private final Map<String, LongAdder> opened = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> refused = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> resyncs = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> ended = new ConcurrentHashMap<>();
     private final LongAdder dropped = new LongAdder();
@@ -21,9 +31,46 @@ final class DeliveryCounts {
     private final LongAdder subscriptions = new LongAdder();
     private final LongAdder sseSubscriptions = new LongAdder();
 
-    /** An event was handed to the transport. */
-    void delivered() {
+    DeliveryCounts() {
+        this((transport, recordedAtMillis) -> { });
+    }
+
+    DeliveryCounts(Sent sent) {
+        this.sent = sent;
+    }
+
+    /** An event was sent over {@code transport}; its latency counts unless {@code recordedAtMillis} is -1. */
+    void delivered(String transport, long recordedAtMillis) {
         delivered.increment();
+        if (transport.equals("sse")) {
+            deliveredSse.increment();
+        }
+        if (recordedAtMillis >= 0) {
+            sent.sent(transport, recordedAtMillis);
+        }
+    }
+
+    /** A connection of {@code transport} was admitted. */
+    void opened(String transport) {
+        opened.computeIfAbsent(transport, t -> new LongAdder()).increment();
+    }
+
+    /** A request or connection was refused with the protocol error {@code code}. */
+    void refused(String code) {
+        refused.computeIfAbsent(code, c -> new LongAdder()).increment();
+    }
+
+    /** What the transports did since start, for metrics. */
+    TransportCounts transportCounts() {
+        long sse = deliveredSse.sum();
+        return new TransportCounts(Map.of("websocket", delivered.sum() - sse, "sse", sse), sums(opened),
+                endedByCause(), sums(refused));
+    }
+
+    private static Map<String, Long> sums(Map<String, LongAdder> counts) {
+        Map<String, Long> sums = new TreeMap<>();
+        counts.forEach((key, count) -> sums.put(key, count.sum()));
+        return sums;
     }
 
     /** A {@code resync_required} was queued for a subscription. */
@@ -38,9 +85,7 @@ final class DeliveryCounts {
 
     /** Ended connections by {@code transport.cause}, in name order. */
     Map<String, Long> endedByCause() {
-        Map<String, Long> byCause = new TreeMap<>();
-        ended.forEach((cause, count) -> byCause.put(cause, count.sum()));
-        return byCause;
+        return sums(ended);
     }
 
     /** A queued event was dropped for a client that is not keeping up. */
@@ -83,8 +128,6 @@ final class DeliveryCounts {
 
     /** By reason, in name order. */
     Map<String, Long> resyncsByReason() {
-        Map<String, Long> byReason = new TreeMap<>();
-        resyncs.forEach((reason, count) -> byReason.put(reason, count.sum()));
-        return byReason;
+        return sums(resyncs);
     }
 }

@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.StreamEvent;
 import io.objectstreams.protocol.MessageType;
 import io.objectstreams.protocol.ResyncReason;
 import jakarta.json.JsonObject;
@@ -76,6 +77,9 @@ final class OutboundQueue {
      * more than {@value #CONTROL_SLACK}, is disconnected (G12, G15).
      */
     void control(Reply message) {
+        if (message.type() == MessageType.ERROR) {
+            counts.refused(message.body().getString("code", "unknown"));
+        }
         boolean overflow;
         synchronized (this) {
             if (closed) {
@@ -104,13 +108,19 @@ final class OutboundQueue {
      * Queues one event of a subscription, or, when it does not fit the budget, drops the queued events and
      * queues resyncs instead. Sending starts on a sender thread.
      */
-    void event(Subscription subscription, long cursor, String payload) {
+    void event(Subscription subscription, StreamEvent event, String payload) {
+        event(subscription, event.cursor(), payload, event.recordedAt().toEpochMilli());
+    }
+
+    /** As above, at {@code cursor}; its latency is measured from {@code recordedAtMillis}, unless that is -1. */
+    void event(Subscription subscription, long cursor, String payload, long recordedAtMillis) {
         synchronized (this) {
             if (closed) {
                 return;
             }
             QueueEntry entry = new QueueEntry(QueueEntry.Kind.EVENT, subscription, null, subscription.eventHead(), payload,
                     cursor);
+            entry.recordedAtMillis = recordedAtMillis;
             if (faults.withholds(entry)) {
                 return;
             }
@@ -252,10 +262,9 @@ final class OutboundQueue {
                 inSend = Thread.currentThread();
             }
             try {
-                QueueEntry.Kind kind = next.kind;
-                subscriber.send(next.message(), failure -> sent(kind, failure));
+                subscriber.send(next.message(), failure -> sent(next, failure));
             } catch (RuntimeException e) {
-                sent(next.kind, e);
+                sent(next, e);
             } finally {
                 synchronized (this) {
                     inSend = null;
@@ -264,9 +273,9 @@ final class OutboundQueue {
         }
     }
 
-    private void sent(QueueEntry.Kind kind, Throwable failure) {
-        if (failure == null && kind == QueueEntry.Kind.EVENT) {
-            counts.delivered();
+    private void sent(QueueEntry entry, Throwable failure) {
+        if (failure == null && entry.kind == QueueEntry.Kind.EVENT) {
+            counts.delivered(subscriber.transport(), entry.recordedAtMillis);
         }
         boolean synchronous;
         synchronized (this) {

@@ -23,6 +23,8 @@ final class QueueEntry {
     final int bytes;
     /** The message's cursor; -1 for a reply that has none. */
     long cursor;
+    /** An event's outbox row's {@code created_at}, for its latency; -1 when not measured. */
+    long recordedAtMillis = -1;
 
     QueueEntry(Kind kind, Subscription subscription, Reply reply, String head, String payload, long cursor) {
         this.kind = kind;

@@ -152,7 +152,7 @@ public final class StreamSession {
         outbound.control(Messages.subscribed(subscription.id(), subscription.request(), cursor));
         for (String pk : start.unreadable()) {
             outbound.event(subscription, start.replayFrom(),
-                    Messages.unreadableMemberPayload(subscription.model(), pk, start.replayFrom()));
+                    Messages.unreadableMemberPayload(subscription.model(), pk, start.replayFrom()), -1);
         }
         if (start.resyncReason() != null) {
             resyncNow(subscription, cursor, start.resyncReason());
@@ -294,7 +294,7 @@ public final class StreamSession {
         var action = subscription.effect(event, matches);
         if (action != null) {
             boolean own = viewer.name() != null && viewer.name().equals(event.actor());
-            outbound.event(subscription, event.cursor(), payloads.of(event, action, own));
+            outbound.event(subscription, event, payloads.of(event, action, own));
         }
     }
 }

@@ -89,8 +89,8 @@ class OutboundQueueTest {
         OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
         Subscription subscription = subscription("s1");
         String payload = Messages.eventPayload(event(1), ListAction.CHANGED, false);
-        queue.event(subscription, 1, payload);
-        queue.event(subscription, 2, payload);
+        queue.event(subscription, 1, payload, -1);
+        queue.event(subscription, 2, payload, -1);
 
         client.pending.remove(0).accept(new java.io.IOException("broken pipe"));
 
@@ -106,7 +106,7 @@ class OutboundQueueTest {
             throw new java.util.concurrent.RejectedExecutionException("stopping");
         });
 
-        queue.event(subscription("s1"), 1, Messages.eventPayload(event(1), ListAction.CHANGED, false));
+        queue.event(subscription("s1"), 1, Messages.eventPayload(event(1), ListAction.CHANGED, false), -1);
 
         assertThat(client.closedBecause).isNotNull();
         assertThat(queue.queuedBytes()).isZero();
@@ -120,7 +120,7 @@ class OutboundQueueTest {
         Subscription subscription = subscription("s1");
         String payload = Messages.eventPayload(event(1), ListAction.CHANGED, false);
         for (int i = 1; i <= 3; i++) {
-            queue.event(subscription, i, payload);
+            queue.event(subscription, i, payload, -1);
         }
         // The first is in flight; two wait.
         long each = OutboundQueue.ENTRY_BYTES + subscription.eventHead().length() + payload.length();
@@ -135,7 +135,7 @@ class OutboundQueueTest {
     void eventMessagesAreTheSubscriptionHeadAndTheSharedPayload() {
         StalledClient client = new StalledClient();
         OutboundQueue queue = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
-        queue.event(subscription("a\"b"), 7, Messages.eventPayload(event(7), ListAction.ADDED, true));
+        queue.event(subscription("a\"b"), 7, Messages.eventPayload(event(7), ListAction.ADDED, true), -1);
         JsonObject message = client.read().get(0);
         assertThat(message.getString("type")).isEqualTo("event");
         assertThat(message.getString("subscription_id")).isEqualTo("a\"b");
@@ -158,7 +158,7 @@ class OutboundQueueTest {
         Subscription second = subscription("second");
         int events = 200;
         for (int cursor = 1; cursor <= events; cursor++) {
-            queue.event(cursor % 2 == 0 ? first : second, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+            queue.event(cursor % 2 == 0 ? first : second, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
             assertThat(queue.queuedBytes()).isLessThanOrEqualTo(16 * 1024);
         }
         assertThat(queue.droppedEvents()).isPositive();
@@ -190,7 +190,7 @@ class OutboundQueueTest {
         String payload = Messages.eventPayload(event(1), ListAction.CHANGED, false);
         for (int cursor = 1; cursor <= 2_000; cursor++) {
             for (OutboundQueue queue : queues) {
-                queue.event(subscription, cursor, payload);
+                queue.event(subscription, cursor, payload, -1);
             }
             long oneMessage = OutboundQueue.ENTRY_BYTES + subscription.eventHead().length() + payload.length();
             assertThat(budget.queuedBytes()).isLessThanOrEqualTo(server + 4 * oneMessage);
@@ -209,12 +209,12 @@ class OutboundQueueTest {
         OutboundQueue queue = new OutboundQueue(new StalledClient(), budget, Runnable::run);
         Subscription subscription = subscription("s");
         for (int cursor = 1; cursor <= 10; cursor++) {
-            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
         }
         assertThat(budget.queuedBytes()).isPositive();
         queue.discard();
         assertThat(budget.queuedBytes()).isZero();
-        queue.event(subscription, 11, "x");
+        queue.event(subscription, 11, "x", -1);
         assertThat(budget.queuedBytes()).as("a closed queue takes nothing").isZero();
     }
 
@@ -242,12 +242,12 @@ class OutboundQueueTest {
         int cursor = 0;
         while (queue.droppedEvents() == 0) {
             cursor++;
-            queue.event(ended, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+            queue.event(ended, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
         }
         long droppedBefore = queue.droppedEvents();
         while (queue.droppedEvents() == droppedBefore) {
             cursor++;
-            queue.event(again, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+            queue.event(again, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
         }
         List<JsonObject> resyncs = client.read().stream()
                 .filter(m -> m.getString("type").equals("resync_required")).toList();
@@ -266,10 +266,10 @@ class OutboundQueueTest {
         int cursor = 0;
         while (queue.droppedEvents() == 0) {
             cursor++;
-            queue.event(ended, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+            queue.event(ended, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
         }
-        queue.event(ended, ++cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
-        queue.event(other, ++cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+        queue.event(ended, ++cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
+        queue.event(other, ++cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
         queue.forget(ended);
         List<JsonObject> sent = client.read();
         assertThat(sent).as("only the reply in flight, and the other subscription's event")
@@ -302,7 +302,7 @@ class OutboundQueueTest {
         int cursor = 0;
         while (budget.queuedBytes() < 15 * 1024) {
             cursor++;
-            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false));
+            queue.event(subscription, cursor, Messages.eventPayload(event(cursor), ListAction.CHANGED, false), -1);
         }
         queue.control(new Reply(MessageType.ERROR, Json.createObjectBuilder().add("type", "error")
                 .add("code", "invalid_request").add("message", "z".repeat(4_000)).build()));
@@ -336,7 +336,7 @@ class OutboundQueueTest {
         int events = 200_000;
         long before = usedHeap();
         for (int cursor = 1; cursor <= events; cursor++) {
-            queue.event(subscription, cursor, payload);
+            queue.event(subscription, cursor, payload, -1);
         }
         long perEvent = (usedHeap() - before) / events;
         System.out.printf("[queue footprint] %d bytes per queued event beyond its shared payload (%d events)%n",
