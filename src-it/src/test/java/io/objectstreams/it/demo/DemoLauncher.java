@@ -1,5 +1,6 @@
 package io.objectstreams.it.demo;
 
+import io.objectstreams.it.support.OtlpReceiver;
 import io.objectstreams.it.support.PayaraMicroProcess;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.TestDatabase;
@@ -25,8 +26,13 @@ public final class DemoLauncher {
         TestDatabase.start();
         String name = wildfly ? "WildFly" : "Payara Micro";
         String log = wildfly ? "src-it/target/wildfly-demo/console.log" : "src-it/target/micro-demo/server.log";
+        // WildFly exports OpenTelemetry metrics by OTLP push only; the demo receives them itself and shows them.
+        OtlpReceiver metrics = wildfly ? OtlpReceiver.start(Integer.getInteger("demo.metrics.port", 9464)) : null;
         ServerProcess server = wildfly
-                ? WildFlyProcess.start("demo", new File(System.getProperty("streams.it.ear")), Map.of(), httpPort - 8080)
+                ? WildFlyProcess.start("demo", new File(System.getProperty("streams.it.ear")), Map.of(
+                        WildFlyProcess.EXTRA_JAVA_OPTS, "-Dotel.sdk.disabled=false -Dotel.exporter.otlp.protocol=http/protobuf"
+                                + " -Dotel.exporter.otlp.endpoint=" + metrics.endpoint() + " -Dotel.metric.export.interval=5000"
+                                + " -Dotel.logs.exporter=none -Dotel.service.name=object-streams-demo"), httpPort - 8080)
                 : PayaraMicroProcess.start("demo", httpPort, Map.of());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -35,6 +41,9 @@ public final class DemoLauncher {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
+                if (metrics != null) {
+                    metrics.close();
+                }
                 TestDatabase.stop();
                 stopped.countDown();
             }
@@ -54,6 +63,10 @@ public final class DemoLauncher {
         System.out.println("  Client   : " + base + "/store/streams/client/object-streams.js");
         System.out.println("  Admin    : " + base + "/store/streams/admin/status   (carol)");
         System.out.println("  Health   : " + server.healthRoot().resolve("/health"));
+        if (metrics != null) {
+            System.out.println("  Metrics  : " + metrics.endpoint() + "/metrics   (pushed by WildFly over OTLP every 5 s;"
+                    + " names in docs/operations.md)");
+        }
         System.out.println("  Database : " + TestDatabase.url() + " (user postgres), table streams_outbox");
         System.out.println("  Try      : curl -u alice:alice-pw -H 'Content-Type: application/json' \\");
         System.out.println("               -d '{\"status\":\"open\",\"total\":12.50}' " + base + "/store/api/orders");

@@ -112,6 +112,11 @@ class TelemetryIT {
                     assertThat(otlp.histogramCount("messaging.process.duration", DELIVER)).hasValueSatisfying(
                             batches -> assertThat(batches).isBetween(1L, (long) WRITES));
                 });
+                // What the demo shows (docs/operations.md): the same figures as Prometheus text.
+                assertThat(otlp.prometheusText()).contains("messaging_client_sent_messages{messaging_operation_name="
+                        + "\"deliver\",messaging_system=\"objectstreams\",objectstreams_transport=\"websocket\"} "
+                        + SOCKETS * WRITES + "\n");
+
                 // A counter is exported from its first data point on: no resync happened, and no connection has ended.
                 sockets.remove(SOCKETS - 1).close();
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(otlp.latest(
