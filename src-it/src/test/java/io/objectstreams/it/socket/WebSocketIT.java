@@ -166,6 +166,46 @@ class WebSocketIT {
         }
     }
 
+    /**
+     * A row whose pk cannot be a key of its model (a publish or a trigger that spelled it wrongly) names no object
+     * anybody may be told about, so no visibility check can decide it: the model's subscriptions are told to resync
+     * (delivery_failed) rather than miss it unseen, live and when a replay crosses it (G10). Object subscriptions of
+     * the model name readable pks and are not concerned.
+     */
+    @Test
+    void aRowWhosePkCannotBeAKeyOfItsModelResyncsTheModelsSubscriptionsLiveAndOnReplay() throws Exception {
+        long id = aliceOrder();
+        long before;
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            JsonObject subscribed = alice.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"subscription_id\":\"all\"}").next();
+            assertThat(subscribed.getString("type")).isEqualTo("subscribed");
+            before = subscribed.getJsonNumber("cursor").longValue();
+            assertThat(alice.send(subscribe(id, "one")).next().getString("type")).isEqualTo("subscribed");
+            try (java.sql.Connection db = TestDatabase.connect()) {
+                io.objectstreams.it.support.OutboxWriters.insert(db, MODEL, "x" + id);
+            }
+            JsonObject told = alice.poll(30);
+            assertThat(told).as("the model subscription is told").isNotNull();
+            assertThat(told.getString("type")).isEqualTo("resync_required");
+            assertThat(told.getString("reason")).isEqualTo("delivery_failed");
+            assertThat(told.getString("subscription_id")).isEqualTo("all");
+            assertThat(told.getJsonNumber("cursor").longValue())
+                    .isEqualTo(io.objectstreams.it.support.OutboxWriters.cursorOf(MODEL, "x" + id));
+            StoreClient.as("alice", base).patch("api/orders/" + id, "{\"note\":\"after\"}");
+            List<JsonObject> next = List.of(alice.next(), alice.next());
+            assertThat(next).extracting(m -> m.getString("subscription_id")).containsExactlyInAnyOrder("all", "one");
+            assertThat(next).extracting(m -> m.getString("type")).containsOnly("event");
+        }
+        try (StreamClient again = StreamClient.connect(base, "alice")) {
+            assertThat(again.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"cursor\":" + before + "}").next().getString("type")).isEqualTo("subscribed");
+            JsonObject resync = again.next();
+            assertThat(resync.getString("type")).isEqualTo("resync_required");
+            assertThat(resync.getString("reason")).isEqualTo("delivery_failed");
+        }
+    }
+
     @Test
     void missingMoreThanTheReplayLimitAsksForAResync() throws Exception {
         long id = aliceOrder();

@@ -90,17 +90,22 @@ final class BatchFanOut {
     }
 
     private void fanOut(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
-        // A truncated model's subscriptions resync past the batch and get none of its other events (G10).
+        // A truncated model's subscriptions resync past the batch and get none of its other events (G10); so do the set
+        // subscriptions of a model with an event whose pk can be no key of it, which no visibility check can decide.
         Set<String> truncated = Truncations.models(batch.events());
+        Set<String> undecidable = Truncations.undecidable(batch.events(), visibility::canonicalPk);
         if (!truncated.isEmpty()) {
             resync(Truncations.owed(sessions, truncated), batch.lastCursor(), ResyncReason.TRUNCATED, ended);
         }
-        Relevant relevant = relevant(Truncations.without(batch.events(), truncated));
+        if (!undecidable.isEmpty()) {
+            resync(Truncations.owed(sessions, undecidable, true), batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
+        }
+        Relevant relevant = relevant(Truncations.without(batch.events(), truncated,
+                undecidable.isEmpty() ? null : visibility::canonicalPk));
         List<StreamEvent> events = relevant.events();
         // The subjects each scope must be decided for. A set, or model, subscription is concerned by every event of
         // its model, so all its scopes share one set per model; only a scope of object subscriptions alone gets its
-        // own. Nothing here grows with events times subscriptions: with 10,000 viewers and batches of 1,000 events,
-        // a list of (subscription, event) pairs ran the demo's heap out.
+        // own. Nothing here grows with events times subscriptions (10,000 viewers, batches of 1,000 events).
         Map<String, Set<String>> modelPks = new HashMap<>();
         for (StreamEvent event : events) {
             modelPks.computeIfAbsent(event.model(), m -> new HashSet<>()).add(event.pk());

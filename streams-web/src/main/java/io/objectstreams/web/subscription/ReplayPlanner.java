@@ -18,6 +18,7 @@ import io.objectstreams.web.visibility.Visibility;
 import jakarta.json.JsonObjectBuilder;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.logging.Logger;
 
@@ -80,7 +81,8 @@ class ReplayPlanner {
         if (request.pk() == null && request.members() == null) {
             return request;
         }
-        return request.canonical(pk -> visibility.canonicalPk(request.model(), pk));
+        // A pk that can be no key keeps its spelling: it names nothing, and is answered so.
+        return request.canonical(pk -> Objects.requireNonNullElse(visibility.canonicalPk(request.model(), pk), pk));
     }
 
     /**
@@ -163,6 +165,9 @@ class ReplayPlanner {
             }
             if (Truncations.any(rows)) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.TRUNCATED);
+            }
+            if (!Truncations.undecidable(rows, visibility::canonicalPk).isEmpty()) {
+                return SubscriptionStart.resync(current, cursor, ResyncReason.DELIVERY_FAILED);
             }
         }
         return ReplayClassification.set(rows, current, request.members(),

@@ -92,10 +92,10 @@ final class SubjectId {
         return pks.stream().map(this::parse).filter(Objects::nonNull).toList();
     }
 
-    /** A pk as events spell it ({@code 7} for {@code 007} of a numeric id); unchanged when it cannot be a key. */
+    /** A pk as events spell it ({@code 7} for {@code 007} of a numeric id); {@code null} when it cannot be a key. */
     String canonical(String pk) {
         Object key = parse(pk);
-        return key == null ? pk : composite ? SubjectPk.of((Object[]) key) : key.toString();
+        return key == null ? null : composite ? SubjectPk.of((Object[]) key) : key.toString();
     }
 
     /**

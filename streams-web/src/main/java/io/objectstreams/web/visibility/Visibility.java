@@ -269,7 +269,7 @@ public class Visibility {
 
     /**
      * A pk of {@code model} as its events spell it ({@code "7"} for {@code "007"} of a numeric id, a UUID in lower
-     * case); unchanged when it cannot be an id of the model, which then names nothing.
+     * case); {@code null} when it cannot be an id of the model, which then names nothing (unchanged: no policy).
      */
     public String canonicalPk(String model, String pk) {
         Optional<VisibilityPolicy<?>> policy = policy(model);
