@@ -33,6 +33,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * {@link TelemetrySink} over the OpenTelemetry instance the server gives the application as a CDI bean (MicroProfile
@@ -82,13 +84,32 @@ final class OtelSink implements TelemetrySink {
         maxLinks = settings.maxLinks();
         tracer = otel.getTracer(SCOPE);
         Meter meter = otel.getMeter(SCOPE);
-        metricsOff = meter.getClass().getName().equals(NOOP_METER)
-                ? "the server's OpenTelemetry exports no metrics (MicroProfile Telemetry off: otel.sdk.disabled)" : null;
+        LOG.fine(() -> "OpenTelemetry " + otel.getClass().getName() + ", meter " + meter.getClass().getName());
+        metricsOff = metricsOff(meter);
         latency = histogram(meter.histogramBuilder("objectstreams.delivery.latency").setUnit("s")
                 .setDescription("From an event's outbox row (created_at) to its send to a client, replays included"));
         fanOut = histogram(meter.histogramBuilder("messaging.process.duration").setUnit("s")
                 .setDescription("How long one batch took to fan out to this instance's subscriptions"));
         observe(meter);
+    }
+
+    /**
+     * Why nothing will be exported, or {@code null}: MicroProfile Telemetry keeps its SDK off unless
+     * {@code otel.sdk.disabled=false}, and some servers (Payara 7) hand out a delegating meter even then, so the
+     * configuration is asked as well as the meter. Instruments are registered either way; they cost nothing when off.
+     */
+    private static String metricsOff(Meter meter) {
+        Config config = ConfigProvider.getConfig();
+        boolean sdkOff = config.getOptionalValue("otel.sdk.disabled", String.class)
+                .map(value -> !value.trim().equalsIgnoreCase("false")).orElse(true);
+        if (meter.getClass().getName().equals(NOOP_METER) || sdkOff) {
+            return "the server's OpenTelemetry exports nothing (MicroProfile Telemetry keeps its SDK off until"
+                    + " otel.sdk.disabled=false)";
+        }
+        if (config.getOptionalValue("otel.metrics.exporter", String.class).orElse("").trim().equals("none")) {
+            return "otel.metrics.exporter is none";
+        }
+        return null;
     }
 
     private static DoubleHistogram histogram(DoubleHistogramBuilder builder) {
