@@ -81,7 +81,9 @@ class TelemetryIT {
                 }
                 for (StreamClient socket : sockets) {
                     for (int i = 0; i < WRITES; i++) {
-                        assertThat(socket.next().getString("type")).isEqualTo("event");
+                        JsonObject event = socket.next();
+                        assertThat(event.getString("type")).isEqualTo("event");
+                        assertThat(event.toString()).as("trace context is server-side only").doesNotContain("traceparent");
                     }
                 }
                 for (int i = 0; i < WRITES; i++) {
@@ -166,16 +168,19 @@ class TelemetryIT {
                 StoreClient.as("alice", store).createOrder("{\"status\":\"open\",\"total\":1.00}");
                 assertThat(socket.next().getString("type")).isEqualTo("event");
             }
+            // Payara 6 and 7 offer MicroProfile Telemetry with its SDK off, as the specification has it: said once, and
+            // for that reason, not for a failure to use it.
             assertThat(Pattern.compile("Object Streams metrics are off").matcher(server.log()).results().count())
                     .as("one INFO line").isEqualTo(1);
-            assertThat(server.log()).doesNotContain("OtelSink").doesNotContain("NoClassDefFoundError");
+            assertThat(server.log()).contains("Object Streams metrics are off: the server's OpenTelemetry exports"
+                    + " nothing (MicroProfile Telemetry keeps its SDK off until otel.sdk.disabled=false)");
         }
     }
 
     private static String traceparentOf(long order) throws Exception {
         try (java.sql.Connection db = TestDatabase.connect();
              java.sql.PreparedStatement read = db.prepareStatement("SELECT metadata->>'traceparent' FROM streams_outbox"
-                     + " WHERE model = ? AND subject_pk = ?")) {
+                     + " WHERE model = ? AND subject_pk = ? AND metadata->>'traceparent' IS NOT NULL")) {
             read.setString(1, MODEL);
             read.setString(2, Long.toString(order));
             try (java.sql.ResultSet rows = read.executeQuery()) {

@@ -77,8 +77,11 @@ final class OtelSink implements TelemetrySink {
 
     public OtelSink(BeanManager beans, TelemetrySettings settings) {
         Instance<OpenTelemetry> found = beans.createInstance().select(OpenTelemetry.class);
+        if (found.isAmbiguous()) {
+            throw new IllegalStateException("more than one OpenTelemetry bean is visible to the application");
+        }
         if (!found.isResolvable()) {
-            throw new IllegalStateException("no OpenTelemetry bean: enable MicroProfile Telemetry on the server");
+            throw new IllegalStateException("the server offers no OpenTelemetry bean (enable MicroProfile Telemetry)");
         }
         OpenTelemetry otel = found.get();
         maxLinks = settings.maxLinks();
@@ -144,12 +147,12 @@ final class OtelSink implements TelemetrySink {
                 m -> sessions(figures).ifPresent(s -> m.record(s.droppedEvents())));
         upDown(meter, "objectstreams.sessions", "{session}", "Open client connections, by transport",
                 m -> sessions(figures).ifPresent(s -> {
-                    m.record(s.sessions() - s.sseSessions(), Attributes.of(TRANSPORT, "websocket"));
+                    m.record(Math.max(0, s.sessions() - s.sseSessions()), Attributes.of(TRANSPORT, "websocket"));
                     m.record(s.sseSessions(), Attributes.of(TRANSPORT, "sse"));
                 }));
         upDown(meter, "objectstreams.subscriptions", "{subscription}", "Active subscriptions, by transport",
                 m -> sessions(figures).ifPresent(s -> {
-                    m.record(s.subscriptions() - s.sseSubscriptions(), Attributes.of(TRANSPORT, "websocket"));
+                    m.record(Math.max(0, s.subscriptions() - s.sseSubscriptions()), Attributes.of(TRANSPORT, "websocket"));
                     m.record(s.sseSubscriptions(), Attributes.of(TRANSPORT, "sse"));
                 }));
         upDown(meter, "objectstreams.outbound.queued", "By", "Bytes queued for clients, charged to the server's budget",
@@ -157,8 +160,8 @@ final class OtelSink implements TelemetrySink {
         upDown(meter, "objectstreams.backlog.rows", "{row}", "Committed outbox rows still without a cursor",
                 m -> listener(figures, ListenerReport::backlogRows).ifPresent(m::record));
         gauge(meter, "objectstreams.backlog.age", "s", "How long the oldest row without a cursor has waited",
-                m -> listener(figures, r -> r.oldestBacklogAge() == null ? -1L : r.oldestBacklogAge().toMillis())
-                        .ifPresent(ms -> m.record(ms / 1000.0)));
+                m -> listener(figures, r -> r.oldestBacklogAge() == null ? -1L
+                        : r.backlogRows() == 0 ? 0L : r.oldestBacklogAge().toMillis()).ifPresent(ms -> m.record(ms / 1000.0)));
         longGauge(meter, "objectstreams.cursor.last_assigned", "{cursor}", "The highest cursor known to be assigned",
                 m -> listener(figures, ListenerReport::lastAssignedCursor).ifPresent(m::record));
         longGauge(meter, "objectstreams.cursor.last_delivered", "{cursor}",
@@ -243,14 +246,17 @@ final class OtelSink implements TelemetrySink {
                 .setAttribute(LAST_CURSOR, events.get(events.size() - 1).cursor());
         int linked = 0;
         for (String parent : parents) {
+            if (linked == maxLinks) {
+                break;
+            }
             SpanContext context = parse(parent);
-            if (context != null && linked < maxLinks) {
+            if (context != null) {
                 span.addLink(context);
                 linked++;
             }
         }
-        if (linked < parents.size()) {
-            span.setAttribute(UNLINKED, (long) (parents.size() - linked));
+        if (parents.size() > maxLinks) {
+            span.setAttribute(UNLINKED, (long) (parents.size() - maxLinks));
         }
         span.startSpan().end();
     }
@@ -258,12 +264,16 @@ final class OtelSink implements TelemetrySink {
     /** A stored {@code traceparent} ({@code 00-<32 hex>-<16 hex>-<2 hex>}), or {@code null} if it is not one. */
     static SpanContext parse(String traceparent) {
         if (traceparent.length() != 55 || !traceparent.startsWith("00-") || traceparent.charAt(35) != '-'
-                || traceparent.charAt(52) != '-') {
+                || traceparent.charAt(52) != '-' || hex(traceparent.charAt(53)) < 0 || hex(traceparent.charAt(54)) < 0) {
             return null;
         }
         SpanContext context = SpanContext.createFromRemoteParent(traceparent.substring(3, 35),
                 traceparent.substring(36, 52), TraceFlags.fromHex(traceparent, 53), TraceState.getDefault());
         return context.isValid() ? context : null;
+    }
+
+    private static int hex(char c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ? Character.digit(c, 16) : -1;
     }
 
     @Override

@@ -44,7 +44,15 @@ public class Telemetry {
 
     @PostConstruct
     void start() {
-        TelemetrySettings settings = config.telemetry();
+        TelemetrySettings settings;
+        try {
+            settings = config.telemetry();
+        } catch (RuntimeException invalid) {
+            // A setting that cannot work stops the deployment where its key is named (G14), not here, inside CDI's
+            // start-up event, where servers print only the bean's name.
+            LOG.log(Level.FINE, "Configuration not readable; metrics stay off", invalid);
+            return;
+        }
         String off;
         if (!settings.enabled()) {
             off = TelemetrySettings.ENABLED.key() + " is false";
@@ -56,8 +64,11 @@ public class Telemetry {
                         .getConstructor(BeanManager.class, TelemetrySettings.class).newInstance(beans, settings);
                 off = sink.metricsOff();
             } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-                LOG.log(Level.FINE, "OpenTelemetry could not be used", e);
-                off = "the server's OpenTelemetry could not be used (" + e + ")";
+                Throwable cause = e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null
+                        ? e.getCause() : e;
+                LOG.log(Level.FINE, "OpenTelemetry could not be used", cause);
+                off = cause instanceof IllegalStateException ? cause.getMessage()
+                        : "the server's OpenTelemetry could not be used (" + cause + ")";
             }
         }
         LOG.info(off == null ? "Object Streams metrics are on, through the server's OpenTelemetry (docs/operations.md)"
@@ -79,18 +90,36 @@ public class Telemetry {
         }
     }
 
+    /*
+     * Each call below is on a path that must not fail for telemetry's sake (a commit, a send's completion, a fan-out):
+     * whatever the server's OpenTelemetry throws is logged at FINE and nothing else happens.
+     */
+
     /** The writing request's span as a W3C {@code traceparent}, for its outbox rows; {@code null} without one. */
     public String traceparent() {
-        return sink.traceparent();
+        try {
+            return sink.traceparent();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, "No trace context for the outbox rows", e);
+            return null;
+        }
     }
 
     /** An event was sent to a client over {@code transport}: the write-to-delivery latency. */
     public void sent(String transport, long recordedAtMillis) {
-        sink.sent(transport, recordedAtMillis);
+        try {
+            sink.sent(transport, recordedAtMillis);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, "Recording a delivery's latency failed", e);
+        }
     }
 
     /** A batch was fanned out from {@code startNanos}: its time, and a span linked to the writes' spans. */
     public void fannedOut(long startNanos, List<StreamEvent> events) {
-        sink.fannedOut(startNanos, events);
+        try {
+            sink.fannedOut(startNanos, events);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, "Recording a fan-out failed", e);
+        }
     }
 }

@@ -28,5 +28,7 @@ class OtelSinkTest {
         assertThat(OtelSink.parse("00-0af7651916cd43dd8448eb211c80319c_b7ad6b7169203331-01")).as("separator").isNull();
         assertThat(OtelSink.parse("00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01")).as("upper case").isNull();
         assertThat(OtelSink.parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra")).isNull();
+        assertThat(OtelSink.parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-zz")).as("flags").isNull();
+        assertThat(OtelSink.parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-0G")).as("flags").isNull();
     }
 }

@@ -109,8 +109,16 @@ public class StreamsEndpoint {
         if (subscriber != null) {
             subscriber.ended();
             keepAlive.forget(subscriber);
-            engine.close(subscriber, "close_" + reason.getCloseCode().getCode());
+            engine.close(subscriber, closeCause(reason.getCloseCode().getCode()));
         }
+    }
+
+    /**
+     * How a close is counted: the code when the protocol defines it (1000-1015), else {@code close_other}, since
+     * the codes 3000-4999 are the client's to choose, and each cause is a series of operators' metrics.
+     */
+    static String closeCause(int code) {
+        return code >= 1000 && code <= 1015 ? "close_" + code : "close_other";
     }
 
     @OnError

@@ -96,13 +96,13 @@ public class SseServlet extends HttpServlet {
             async.addListener(waiting);
         } catch (RuntimeException e) {
             // No stream to write to (a filter without async support, say): the session and its slot go now.
-            engine.close(subscriber);
+            engine.close(subscriber, "async_unsupported");
             throw e;
         }
         // The subscription starts (its members and replay are read from the database) on the engine's start threads,
         // as a WebSocket's does, never on this container thread: on Payara those also answer health.
         if (!engine.requestQueue(0).submit(() -> start(async, waiting, session, parsed), 0)) {
-            engine.close(subscriber);
+            engine.close(subscriber, "server_stopping");
             refuseAndComplete(async, response, new ProtocolError(ErrorCode.UNAVAILABLE, "The server is stopping;"
                     + " retry shortly"));
         }
@@ -210,7 +210,7 @@ public class SseServlet extends HttpServlet {
             LOG.log(Level.FINE, "An SSE stream ended before it opened", gone);
         } finally {
             if (!opened) {
-                engine.close(subscriber);
+                engine.close(subscriber, "not_started");
                 complete(async);
             }
         }

@@ -21,6 +21,7 @@ final class DeliveryCounts {
 
     private final Sent sent;
     private final LongAdder delivered = new LongAdder();
+    private final LongAdder deliveredWebSocket = new LongAdder();
     private final LongAdder deliveredSse = new LongAdder();
     private final Map<String, LongAdder> opened = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> refused = new ConcurrentHashMap<>();
@@ -42,9 +43,7 @@ final class DeliveryCounts {
     /** An event was sent over {@code transport}; its latency counts unless {@code recordedAtMillis} is -1. */
     void delivered(String transport, long recordedAtMillis) {
         delivered.increment();
-        if (transport.equals("sse")) {
-            deliveredSse.increment();
-        }
+        (transport.equals("sse") ? deliveredSse : deliveredWebSocket).increment();
         if (recordedAtMillis >= 0) {
             sent.sent(transport, recordedAtMillis);
         }
@@ -62,9 +61,9 @@ final class DeliveryCounts {
 
     /** What the transports did since start, for metrics. */
     TransportCounts transportCounts() {
-        long sse = deliveredSse.sum();
-        return new TransportCounts(Map.of("websocket", delivered.sum() - sse, "sse", sse), sums(opened),
-                endedByCause(), sums(refused));
+        // One adder per transport: a difference of two sums read apart could go down between two exports.
+        return new TransportCounts(Map.of("websocket", deliveredWebSocket.sum(), "sse", deliveredSse.sum()),
+                sums(opened), endedByCause(), sums(refused));
     }
 
     private static Map<String, Long> sums(Map<String, LongAdder> counts) {

@@ -77,13 +77,13 @@ final class OutboundQueue {
      * more than {@value #CONTROL_SLACK}, is disconnected (G12, G15).
      */
     void control(Reply message) {
-        if (message.type() == MessageType.ERROR) {
-            counts.refused(message.body().getString("code", "unknown"));
-        }
         boolean overflow;
         synchronized (this) {
             if (closed) {
                 return;
+            }
+            if (message.type() == MessageType.ERROR) {
+                counts.refused(message.body().getString("code", "unknown"));
             }
             QueueEntry entry = new QueueEntry(QueueEntry.Kind.REPLY, null, message, message.body().toString(), null,
                     message.cursor());
