@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,35 +16,54 @@ import java.util.concurrent.TimeUnit;
 /**
  * A Payara Server 6 domain driven with {@code asadmin}: created with its own port base, given the PostgreSQL
  * driver and a validating connection pool published as the JDBC resource {@code jdbc/store} (the name the
- * demo looks up), started with the test database's environment, and deleted again at the end.
+ * demo looks up), started with the test database's environment, and deleted again at the end (its
+ * {@code server.log} is kept under {@code target/payara-server-logs}).
  */
 public final class PayaraServerDomain implements AutoCloseable {
 
-    private static final String DOMAIN = "streams-it";
-
     private final Path home;
+    private final String name;
     private final int portBase;
+    private final Map<String, String> env;
 
-    private PayaraServerDomain(Path home, int portBase) {
+    private PayaraServerDomain(Path home, String name, int portBase, Map<String, String> env) {
         this.home = home;
+        this.name = name;
         this.portBase = portBase;
+        this.env = env;
     }
 
-    /** Creates, configures and starts the domain. */
-    public static PayaraServerDomain start(File driverJar) throws IOException, InterruptedException {
-        Path home = Path.of(required("payara.home")).toAbsolutePath();
+    /**
+     * Creates, configures and starts the domain {@code name} in the Payara Server at {@code home}.
+     *
+     * @param jvmOptions options that replace the domain's default {@code -Xmx512m} (blank: keep it)
+     * @param env        added to the test database's settings in the environment the domain's JVM inherits
+     */
+    public static PayaraServerDomain start(Path home, String name, File driverJar, String jvmOptions,
+                                           Map<String, String> env) throws IOException, InterruptedException {
         // A domain's ports are its base plus fixed offsets (admin +48, http +80, https +81, iiop, jms, jmx ...).
-        PayaraServerDomain domain = new PayaraServerDomain(home,
-                Ports.freeBase(20000, 60000, 100, 9, 37, 38, 39, 48, 76, 80, 81, 86));
-        domain.run("stop-domain", DOMAIN);
-        domain.run("delete-domain", DOMAIN);
+        PayaraServerDomain domain = new PayaraServerDomain(home.toAbsolutePath(), name,
+                Ports.freeBase(20000, 60000, 100, 9, 37, 38, 39, 48, 76, 80, 81, 86), env);
+        domain.run("stop-domain", name);
+        domain.run("delete-domain", name);
         domain.asadmin("--interactive=false", "create-domain", "--nopassword=true",
-                "--portbase", Integer.toString(domain.portBase), DOMAIN);
-        Path lib = home.resolve("glassfish/domains/" + DOMAIN + "/lib");
+                "--portbase", Integer.toString(domain.portBase), name);
+        Path dir = domain.directory();
+        Path lib = dir.resolve("lib");
         Files.createDirectories(lib);
         Files.copy(driverJar.toPath(), lib.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
-        domain.asadmin("start-domain", DOMAIN);
-        Map<String, String> db = TestDatabase.serverEnvironment();
+        if (jvmOptions != null && !jvmOptions.isBlank()) {
+            // The server-config's heap, before the first start (the default-config's stays as it is).
+            Path xml = dir.resolve("config/domain.xml");
+            String config = Files.readString(xml, StandardCharsets.UTF_8);
+            String replaced = config.replaceFirst("<jvm-options>-Xmx512m</jvm-options>",
+                    java.util.regex.Matcher.quoteReplacement(String.join("",
+                            java.util.Arrays.stream(jvmOptions.trim().split("\\s+"))
+                                    .map(o -> "<jvm-options>" + o + "</jvm-options>").toList())));
+            Files.writeString(xml, replaced, StandardCharsets.UTF_8);
+        }
+        domain.asadmin("start-domain", name);
+        Map<String, String> db = domain.environment();
         domain.remote("create-jdbc-connection-pool",
                 "--datasourceclassname", "org.postgresql.ds.PGSimpleDataSource", "--restype", "javax.sql.DataSource",
                 "--isconnectvalidatereq=true", "--validationmethod", "auto-commit", "--failconnection=true",
@@ -55,18 +75,51 @@ public final class PayaraServerDomain implements AutoCloseable {
         return domain;
     }
 
-    public void deploy(File archive) throws IOException, InterruptedException {
-        remote("deploy", "--name", "object-streams", archive.getAbsolutePath());
+    /** Deploys {@code archive} as the application {@code application}; fails with asadmin's output if it fails. */
+    public void deploy(File archive, String application) throws IOException, InterruptedException {
+        remote("deploy", "--name", application, "--force=true", archive.getAbsolutePath());
+    }
+
+    public void undeploy(String application) throws IOException, InterruptedException {
+        remote("undeploy", application);
+    }
+
+    public int httpPort() {
+        return portBase + 80;
     }
 
     public URI root() {
-        return URI.create("http://localhost:" + (portBase + 80) + "/");
+        return URI.create("http://localhost:" + httpPort() + "/");
+    }
+
+    public Path directory() {
+        return home.resolve("glassfish/domains/" + name);
+    }
+
+    /** The domain's {@code server.log}. */
+    public Path log() {
+        return directory().resolve("logs/server.log");
     }
 
     @Override
     public void close() throws IOException, InterruptedException {
-        run("stop-domain", DOMAIN);
-        run("delete-domain", DOMAIN);
+        run("stop-domain", name);
+        Path logs = directory().resolve("logs");
+        if (Files.isDirectory(logs)) {
+            Path kept = Files.createDirectories(Path.of("target", "payara-server-logs", name));
+            try (var files = Files.list(logs)) {
+                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                    Files.copy(file, kept.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        run("delete-domain", name);
+    }
+
+    private Map<String, String> environment() {
+        Map<String, String> all = new HashMap<>(TestDatabase.serverEnvironment());
+        all.putAll(env);
+        return all;
     }
 
     private void remote(String... args) throws IOException, InterruptedException {
@@ -90,8 +143,9 @@ public final class PayaraServerDomain implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/asadmin").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        // The domain's JVM inherits this environment: the demo configuration builds the listener's URL from it.
-        builder.environment().putAll(TestDatabase.serverEnvironment());
+        // The domain's JVM inherits this environment (start-domain): the demo configuration builds the listener's
+        // URL from it, and the suite's STREAMS_* settings reach MicroProfile Config the same way.
+        builder.environment().putAll(environment());
         builder.environment().put("AS_JAVA", System.getProperty("java.home"));
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -100,13 +154,5 @@ public final class PayaraServerDomain implements AutoCloseable {
             return new Result(-1, output + "\n(timed out)");
         }
         return new Result(process.exitValue(), output);
-    }
-
-    private static String required(String property) {
-        String value = System.getProperty(property);
-        if (value == null) {
-            throw new IllegalStateException(property + " is not set; run through Maven");
-        }
-        return value;
     }
 }
