@@ -33,6 +33,45 @@ public final class PayaraServerDomain implements AutoCloseable {
         this.env = env;
     }
 
+    /** The heap of the suite's domains (Payara's default is 512 MB; WildFly's tests get 768 MB too). */
+    public static final String JVM_OPTIONS = "-Xmx768m";
+
+    private static PayaraServerDomain shared;
+
+    /**
+     * The one domain ({@code streams-it}) the {@code payara-server} execution shares between test classes: the
+     * Arquillian container deploys into it, and so do the process-based classes that need no settings of their
+     * own. Started by whichever asks first; stopped by {@link #stopShared()} (the container's stop) or at exit.
+     */
+    public static synchronized PayaraServerDomain shared() throws IOException, InterruptedException {
+        if (shared == null) {
+            shared = start(Path.of(required("payara.home")), "streams-it", new File(required("streams.it.driver")),
+                    JVM_OPTIONS, Map.of());
+            PayaraServerDomain started = shared;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                synchronized (PayaraServerDomain.class) {
+                    if (shared == started) {
+                        try {
+                            stopShared();
+                        } catch (IOException | InterruptedException e) {
+                            System.err.println("[payara-server] could not stop the shared domain: " + e);
+                        }
+                    }
+                }
+            }, "stop-payara-server-domain"));
+        }
+        return shared;
+    }
+
+    /** Stops and deletes the shared domain, if it runs. */
+    public static synchronized void stopShared() throws IOException, InterruptedException {
+        if (shared != null) {
+            PayaraServerDomain domain = shared;
+            shared = null;
+            domain.close();
+        }
+    }
+
     /**
      * Creates, configures and starts the domain {@code name} in the Payara Server at {@code home}.
      *
@@ -52,6 +91,11 @@ public final class PayaraServerDomain implements AutoCloseable {
         Path lib = dir.resolve("lib");
         Files.createDirectories(lib);
         Files.copy(driverJar.toPath(), lib.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
+        // One server.log for the domain's whole life (the default rotates at 2 MB): tests read it from an offset.
+        Path logging = dir.resolve("config/logging.properties");
+        Files.writeString(logging, Files.readString(logging, StandardCharsets.UTF_8).replace(
+                "GFFileHandler.rotationLimitInBytes=2000000", "GFFileHandler.rotationLimitInBytes=0"),
+                StandardCharsets.UTF_8);
         if (jvmOptions != null && !jvmOptions.isBlank()) {
             // The server-config's heap, before the first start (the default-config's stays as it is).
             Path xml = dir.resolve("config/domain.xml");
@@ -75,9 +119,18 @@ public final class PayaraServerDomain implements AutoCloseable {
         return domain;
     }
 
-    /** Deploys {@code archive} as the application {@code application}; fails with asadmin's output if it fails. */
+    /**
+     * Deploys {@code archive} as the application {@code application}, a WAR at the context root of its file's name;
+     * fails with asadmin's output if it fails.
+     */
     public void deploy(File archive, String application) throws IOException, InterruptedException {
-        remote("deploy", "--name", application, "--force=true", archive.getAbsolutePath());
+        String file = archive.getName();
+        if (file.endsWith(".war")) {
+            remote("deploy", "--name", application, "--contextroot", file.substring(0, file.length() - 4),
+                    "--force=true", archive.getAbsolutePath());
+        } else {
+            remote("deploy", "--name", application, "--force=true", archive.getAbsolutePath());
+        }
     }
 
     public void undeploy(String application) throws IOException, InterruptedException {
@@ -114,6 +167,14 @@ public final class PayaraServerDomain implements AutoCloseable {
             }
         }
         run("delete-domain", name);
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null) {
+            throw new IllegalStateException(property + " is not set; run through Maven");
+        }
+        return value;
     }
 
     private Map<String, String> environment() {

@@ -11,38 +11,52 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * A Payara Server domain of its own ({@link PayaraServerDomain}, named {@code streams-it-<name>}) deploying the EAR
- * with {@code asadmin}: the {@link ServerProcess} of the {@code payara-server} execution. Starting one costs a domain
- * (about a minute here), so that execution runs only the process-based classes that need no more than one.
+ * The {@link ServerProcess} of the {@code payara-server} execution: the EAR (or a WAR) deployed with {@code asadmin}
+ * into a Payara Server domain. A server with settings of its own ({@code env}) is a domain of its own
+ * ({@code streams-it-<name>}, about a minute to create and start here); without, the application is deployed as
+ * {@code object-streams-<name>} into the domain the execution shares ({@link PayaraServerDomain#shared()}), and
+ * {@link #log()} is that domain's log from the moment of the deployment on.
  */
 public final class PayaraServerProcess implements ServerProcess {
 
-    static final String APPLICATION = "object-streams";
-
     private final PayaraServerDomain domain;
+    private final boolean own;
+    private final String application;
+    private final long logStart;
+    private boolean deployed;
 
-    private PayaraServerProcess(PayaraServerDomain domain) {
+    private PayaraServerProcess(PayaraServerDomain domain, boolean own, String application, long logStart) {
         this.domain = domain;
+        this.own = own;
+        this.application = application;
+        this.logStart = logStart;
     }
 
     /**
-     * Creates and starts the domain with {@code env} in its environment and deploys {@code archive}; a deployment
-     * that fails leaves the domain running, with the failure in its log, as a failed deployment leaves a server.
+     * Deploys {@code archive}, with {@code env} in the server's environment; a deployment that fails leaves the
+     * server running, with the failure in its log, as a failed deployment leaves a server.
      */
     static PayaraServerProcess start(String name, File archive, Map<String, String> env) {
-        PayaraServerDomain domain;
+        PayaraServerProcess server;
         try {
-            domain = PayaraServerDomain.start(Path.of(required("payara.home")), "streams-it-" + name,
-                    new File(required("streams.it.driver")), "", env);
+            if (env.isEmpty()) {
+                PayaraServerDomain domain = PayaraServerDomain.shared();
+                long start = Files.exists(domain.log()) ? Files.size(domain.log()) : 0;
+                server = new PayaraServerProcess(domain, false, "object-streams-" + name, start);
+            } else {
+                server = new PayaraServerProcess(PayaraServerDomain.start(Path.of(required("payara.home")),
+                        "streams-it-" + name, new File(required("streams.it.driver")), "", env), true,
+                        "object-streams", 0);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start a Payara Server domain", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        PayaraServerProcess server = new PayaraServerProcess(domain);
         try {
-            domain.deploy(archive, APPLICATION);
+            server.domain.deploy(archive, server.application);
+            server.deployed = true;
         } catch (IllegalStateException failed) {
             System.err.println("[payara-server] " + failed.getMessage());
         } catch (IOException e) {
@@ -58,11 +72,7 @@ public final class PayaraServerProcess implements ServerProcess {
     static ServerProcess startUndeployed(String name, File archive, Duration timeout) throws InterruptedException {
         PayaraServerProcess server = start(name, archive, Map.of());
         server.awaitLog("Object Streams listener holds the assigner role", timeout);
-        try {
-            server.domain.undeploy(APPLICATION);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        server.undeploy();
         return server;
     }
 
@@ -72,10 +82,27 @@ public final class PayaraServerProcess implements ServerProcess {
         return this;
     }
 
+    private void undeploy() {
+        try {
+            domain.undeploy(application);
+            deployed = false;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public String log() {
-        try {
-            return Files.exists(domain.log()) ? Files.readString(domain.log(), StandardCharsets.UTF_8) : "";
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(domain.log().toFile(), "r")) {
+            byte[] bytes = new byte[(int) Math.max(0, file.length() - logStart)];
+            file.seek(logStart);
+            file.readFully(bytes);
+            return new String(bytes, StandardCharsets.UTF_8);
+        } catch (java.io.FileNotFoundException e) {
+            return "";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -99,6 +126,7 @@ public final class PayaraServerProcess implements ServerProcess {
 
     @Override
     public void kill() throws InterruptedException {
+        requireOwnDomain();
         ProcessHandle.of(jvmPid()).ifPresent(jvm -> {
             jvm.destroyForcibly();
             jvm.onExit().join();
@@ -107,6 +135,7 @@ public final class PayaraServerProcess implements ServerProcess {
 
     @Override
     public boolean stopGracefully(Duration timeout) throws InterruptedException {
+        requireOwnDomain();
         ProcessHandle jvm = ProcessHandle.of(jvmPid()).orElse(null);
         if (jvm == null) {
             return true;
@@ -135,12 +164,27 @@ public final class PayaraServerProcess implements ServerProcess {
         return ServerProcess.threadDump(jvmPid());
     }
 
+    /** Deletes a domain of its own; in the shared domain, undeploys what it deployed and leaves the domain. */
     @Override
     public void close() throws InterruptedException {
+        if (!own) {
+            if (deployed) {
+                undeploy();
+            }
+            return;
+        }
         try {
             domain.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Killing or stopping the server is for a domain of its own: the shared one serves the other classes. */
+    private void requireOwnDomain() {
+        if (!own) {
+            throw new UnsupportedOperationException("the shared Payara Server domain is not stopped by a test;"
+                    + " start the server with settings of its own");
         }
     }
 

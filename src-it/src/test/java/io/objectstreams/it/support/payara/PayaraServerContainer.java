@@ -5,7 +5,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.arquillian.container.spi.client.container.DeployableContainer;
@@ -23,8 +22,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A small Arquillian adapter for Payara Server 6, which has no Jakarta EE 10 adapter on the Maven mirror here: one
- * domain ({@link PayaraServerDomain}) for the whole test run, started when Arquillian starts the container and
- * deleted when it stops it; each deployment is exported to a file and handed to {@code asadmin deploy}, and
+ * domain for the whole test run ({@link PayaraServerDomain#shared()}, which the process-based classes of the
+ * execution share), started when Arquillian starts the container unless it runs already, and deleted when Arquillian
+ * stops it; each deployment is exported to a file and handed to {@code asadmin deploy}, and
  * {@code asadmin undeploy} removes it. Only client-side tests ({@code @RunAsClient}) are supported: the protocol is
  * Arquillian's local one, and the metadata names the HTTP listener and the web module's context root, so
  * {@code @ArquillianResource URL} is the store's base URL.
@@ -50,8 +50,7 @@ public final class PayaraServerContainer implements DeployableContainer<PayaraSe
     @Override
     public void start() throws LifecycleException {
         try {
-            domain = PayaraServerDomain.start(Path.of(configuration.getPayaraHome()), "streams-it",
-                    new File(configuration.getDriver()), configuration.getJvmOptions(), java.util.Map.of());
+            domain = PayaraServerDomain.shared();
         } catch (IOException | RuntimeException e) {
             throw new LifecycleException("Could not start the Payara Server domain", e);
         } catch (InterruptedException e) {
@@ -66,7 +65,7 @@ public final class PayaraServerContainer implements DeployableContainer<PayaraSe
             return;
         }
         try {
-            domain.close();
+            PayaraServerDomain.stopShared();
         } catch (IOException e) {
             throw new LifecycleException("Could not stop the Payara Server domain", e);
         } catch (InterruptedException e) {
