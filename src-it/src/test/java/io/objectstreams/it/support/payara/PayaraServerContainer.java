@@ -34,17 +34,11 @@ public final class PayaraServerContainer implements DeployableContainer<PayaraSe
     private static final Pattern CONTEXT_ROOT = Pattern.compile(
             "<web-uri>\\s*([^<]+?)\\s*</web-uri>\\s*<context-root>\\s*([^<]*?)\\s*</context-root>");
 
-    private PayaraServerConfiguration configuration;
     private PayaraServerDomain domain;
 
     @Override
     public Class<PayaraServerConfiguration> getConfigurationClass() {
         return PayaraServerConfiguration.class;
-    }
-
-    @Override
-    public void setup(PayaraServerConfiguration configuration) {
-        this.configuration = configuration;
     }
 
     @Override
