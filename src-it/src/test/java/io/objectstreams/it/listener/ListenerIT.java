@@ -157,6 +157,7 @@ class ListenerIT {
     @Order(4)
     void terminatedListenerSessionIsReplacedAndNothingIsLost() throws Exception {
         assertThat(Health.listener(serverRoot(), "ready").up()).isTrue();
+        assertThat(Health.listener(serverRoot(), "live").up()).isTrue();
         AtomicBoolean stopWatching = watchForDown();
 
         TestDatabase.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"

@@ -14,7 +14,10 @@ public final class Deployments {
     private Deployments() {
     }
 
-    /** Which server the suite runs on: {@code payara-micro} (the WAR) or {@code wildfly} (the EAR). */
+    /**
+     * Which server the suite runs on: {@code payara-micro} (the WAR), {@code wildfly} or {@code payara-server} (the
+     * EAR).
+     */
     public static String server() {
         return System.getProperty("streams.it.server", "payara-micro");
     }
@@ -24,9 +27,9 @@ public final class Deployments {
         return store(server());
     }
 
-    /** The deployment for a server of the given kind ({@code payara-micro} or {@code wildfly}). */
+    /** The deployment for a server of the given kind: the WAR for {@code payara-micro}, else the EAR. */
     public static org.jboss.shrinkwrap.api.Archive<?> store(String server) {
-        return server.equals("wildfly") ? storeEar() : storeWar();
+        return server.equals("payara-micro") ? storeWar() : storeEar();
     }
 
     /** The reference EAR, its store WAR extended with the server-side test scenarios. */

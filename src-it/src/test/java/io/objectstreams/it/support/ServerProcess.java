@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * A server of the kind under test ({@code streams.it.server}) started as a plain process, for what Arquillian
  * cannot express: a deployment that must fail, several instances on one database, killing a server,
- * undeploying while the server keeps running. Payara Micro runs the WAR, WildFly the EAR.
+ * undeploying while the server keeps running. Payara Micro runs the WAR, WildFly and Payara Server the EAR.
  */
 public interface ServerProcess extends AutoCloseable {
 
@@ -37,11 +37,16 @@ public interface ServerProcess extends AutoCloseable {
         return start(Deployments.server(), name, archive, env);
     }
 
-    /** Starts a server of the given kind ({@code payara-micro} with a WAR, {@code wildfly} with an EAR). */
+    /**
+     * Starts a server of the given kind ({@code payara-micro} with a WAR, {@code wildfly} or {@code payara-server}
+     * with an EAR).
+     */
     static ServerProcess start(String server, String name, File archive, Map<String, String> env) {
-        return server.equals("wildfly")
-                ? WildFlyProcess.start(name, archive, env)
-                : PayaraMicroProcess.start(name, Ports.free(), archive, env);
+        return switch (server) {
+            case "wildfly" -> WildFlyProcess.start(name, archive, env);
+            case "payara-server" -> PayaraServerProcess.start(name, archive, env);
+            default -> PayaraMicroProcess.start(name, Ports.free(), archive, env);
+        };
     }
 
     /** Waits until the server reports it finished starting, whether or not the deployment succeeded. */
@@ -49,10 +54,14 @@ public interface ServerProcess extends AutoCloseable {
 
     /**
      * Starts a server, lets the listener start, then undeploys the application while the server keeps
-     * running: WildFly by removing the archive from its deployment scanner's folder, Payara Micro (which has
-     * no runtime undeploy) by an {@code undeploy} asadmin command run after deployment.
+     * running: WildFly by removing the archive from its deployment scanner's folder, Payara Server with
+     * {@code asadmin undeploy}, Payara Micro (which has no runtime undeploy) by an {@code undeploy} asadmin command
+     * run after deployment.
      */
     static ServerProcess startUndeployed(String name, File archive, Duration timeout) throws InterruptedException {
+        if (Deployments.server().equals("payara-server")) {
+            return PayaraServerProcess.startUndeployed(name, archive, timeout);
+        }
         if (Deployments.server().equals("wildfly")) {
             WildFlyProcess server = WildFlyProcess.start(name, archive, Map.of()).awaitStarted(timeout);
             server.awaitLog("Object Streams listener holds the assigner role", timeout);

@@ -149,6 +149,21 @@ public final class TestDatabase {
         }
     }
 
+    /** The statements counted by {@link #statementCalls}, each with its calls, for a failure's message. */
+    public static String statements(String likePattern) throws SQLException {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT calls, query FROM pg_stat_statements WHERE query ILIKE ? ORDER BY calls DESC")) {
+            s.setString(1, likePattern);
+            StringBuilder all = new StringBuilder();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    all.append("\n  ").append(rs.getLong(1)).append(" x ").append(rs.getString(2));
+                }
+            }
+            return all.toString();
+        }
+    }
+
     /** The environment that points a server at the test database. */
     public static java.util.Map<String, String> serverEnvironment() {
         return java.util.Map.of(
