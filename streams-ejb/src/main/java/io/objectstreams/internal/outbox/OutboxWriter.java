@@ -128,7 +128,11 @@ public class OutboxWriter {
      */
     public void completeTriggerRows(Connection connection, String actor, String correlationId,
                                     Collection<Subject> bornOrGone) {
-        String traceparent = telemetry.traceparent();
+        completeTriggerRows(connection, actor, correlationId, telemetry.traceparent(), bornOrGone);
+    }
+
+    private static void completeTriggerRows(Connection connection, String actor, String correlationId,
+                                            String traceparent, Collection<Subject> bornOrGone) {
         try {
             if (actor != null || correlationId != null || traceparent != null) {
                 try (PreparedStatement tag = connection.prepareStatement(TAG)) {
@@ -155,14 +159,15 @@ public class OutboxWriter {
      * EclipseLink's commit hook completes them through its own connection ({@code writeThrough}).
      */
     public boolean completeTriggerRowsAtCompletion(String actor, String correlationId, Collection<Subject> bornOrGone) {
-        if (actor == null && correlationId == null && bornOrGone.isEmpty() && telemetry.traceparent() == null) {
+        String traceparent = telemetry.traceparent();
+        if (actor == null && correlationId == null && bornOrGone.isEmpty() && traceparent == null) {
             return true; // nothing to add or drop: no connection taken
         }
         try (Connection connection = config.dataSource().getConnection()) {
             if (connection.getAutoCommit()) {
                 return false;
             }
-            completeTriggerRows(connection, actor, correlationId, bornOrGone);
+            completeTriggerRows(connection, actor, correlationId, traceparent, bornOrGone);
             return true;
         } catch (SQLException e) {
             throw new StreamsException("outbox_write_failed", "Could not complete the rows capture triggers wrote;"

@@ -20,7 +20,6 @@ final class DeliveryCounts {
     }
 
     private final Sent sent;
-    private final LongAdder delivered = new LongAdder();
     private final LongAdder deliveredWebSocket = new LongAdder();
     private final LongAdder deliveredSse = new LongAdder();
     private final Map<String, LongAdder> opened = new ConcurrentHashMap<>();
@@ -42,7 +41,6 @@ final class DeliveryCounts {
 
     /** An event was sent over {@code transport}; its latency counts unless {@code recordedAtMillis} is -1. */
     void delivered(String transport, long recordedAtMillis) {
-        delivered.increment();
         (transport.equals("sse") ? deliveredSse : deliveredWebSocket).increment();
         if (recordedAtMillis >= 0) {
             sent.sent(transport, recordedAtMillis);
@@ -122,7 +120,7 @@ final class DeliveryCounts {
     }
 
     long deliveredEvents() {
-        return delivered.sum();
+        return deliveredWebSocket.sum() + deliveredSse.sum();
     }
 
     /** By reason, in name order. */
