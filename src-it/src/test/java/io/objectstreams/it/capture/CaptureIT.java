@@ -286,6 +286,65 @@ class CaptureIT {
         assertThat(alice().get("api/orders/" + id).object().getJsonArray("lines")).isEmpty();
     }
 
+    // Issue 40 item 2: the helper nulls the part's subject before orphan removal deletes it; capture_failed before.
+    @Test
+    void aPartRemovedThroughTheBidirectionalHelperIsReportedOnTheSubjectItLeft() {
+        long[] ids = twinsWithPart();
+        long mark = Outbox.mark();
+
+        Reply reply = scenario("remove-part-with-helper?id=" + ids[0]);
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        assertThat(Outbox.since(mark)).extracting(Row::model, Row::pk, Row::facet, Row::op)
+                .containsExactly(tuple("it.ItTwin", Long.toString(ids[0]), "parts", "updated"));
+    }
+
+    @Test
+    void aPartDetachedFromItsSubjectIsReportedOnTheSubjectItLeft() {
+        long[] ids = twinsWithPart();
+        long mark = Outbox.mark();
+
+        Reply reply = scenario("detach-part?id=" + ids[2]);
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        assertThat(Outbox.since(mark)).extracting(Row::model, Row::pk, Row::facet, Row::op)
+                .containsExactly(tuple("it.ItTwin", Long.toString(ids[0]), "parts", "updated"));
+    }
+
+    @Test
+    void aPartMovedThenRemovedInOneFlushIsReportedOnBothSubjects() {
+        long[] ids = twinsWithPart();
+        long mark = Outbox.mark();
+
+        Reply reply = scenario("move-part-then-remove?id=" + ids[2] + "&to=" + ids[1]);
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        assertThat(Outbox.since(mark)).extracting(Row::model, Row::pk, Row::facet, Row::op).containsExactlyInAnyOrder(
+                tuple("it.ItTwin", Long.toString(ids[0]), "parts", "updated"),
+                tuple("it.ItTwin", Long.toString(ids[1]), "parts", "updated"));
+    }
+
+    @Test
+    void aPartMovedInALaterTransactionOfAnExtendedContextIsReportedOnBothSubjects() {
+        long[] ids = twinsWithPart();
+        long mark = Outbox.mark();
+
+        Reply reply = scenario("move-part-extended?id=" + ids[2] + "&to=" + ids[1]);
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        assertThat(Outbox.since(mark)).extracting(Row::model, Row::pk, Row::facet, Row::op).containsExactlyInAnyOrder(
+                tuple("it.ItTwin", Long.toString(ids[0]), "parts", "updated"),
+                tuple("it.ItTwin", Long.toString(ids[1]), "parts", "updated"));
+    }
+
+    /** Twin, other twin, and a part of the first. */
+    private long[] twinsWithPart() {
+        Reply reply = scenario("twins-with-part");
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        String[] ids = reply.object().getString("result").split(",");
+        return new long[] {Long.parseLong(ids[0]), Long.parseLong(ids[1]), Long.parseLong(ids[2])};
+    }
+
     @Test
     void replacingAnOrderAndItsLinesCoalescesIntoOneRowPerFacet() {
         long id = createOrder();

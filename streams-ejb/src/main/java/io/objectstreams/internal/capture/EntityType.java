@@ -2,6 +2,7 @@ package io.objectstreams.internal.capture;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.Streamed;
+import io.objectstreams.internal.outbox.OutboxWriter;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -78,6 +79,16 @@ final class EntityType {
                     + ": its id is still null when the transaction completes");
         }
         return value.toString();
+    }
+
+    /** A part's subject as model and pk, or null when it is attached to none. */
+    OutboxWriter.Subject subjectOf(Object part) {
+        Object target = subject.orElseThrow().read(part);
+        if (target == null) {
+            return null;
+        }
+        EntityType subjectType = of(target.getClass());
+        return new OutboxWriter.Subject(subjectType.model, subjectType.pk(target));
     }
 
     Object[] snapshot(Object entity) {

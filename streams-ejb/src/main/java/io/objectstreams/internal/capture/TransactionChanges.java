@@ -39,15 +39,11 @@ final class TransactionChanges implements Synchronization {
 
     private static final Logger LOG = Logger.getLogger(TransactionChanges.class.getName());
 
-    /** A change seen during the transaction; its subject key is resolved at completion. */
-    private record Seen(Object entity, EntityType type, EventOperation op, List<String> fields, Object subject,
-                        SourceEvent event, String actor, String correlationId) {
-    }
-
     private final OutboxWriter writer;
     private final WakeupNotifier notifier;
+    private final PartSubjects partSubjects;
     private final Map<Object, Object[]> snapshots = new IdentityHashMap<>();
-    private final List<Seen> seen = new ArrayList<>();
+    private final List<SeenChange> seen = new ArrayList<>();
     /** How many of {@link #seen} are already in the outbox. */
     private int recorded;
     private int written;
@@ -73,8 +69,9 @@ final class TransactionChanges implements Synchronization {
      *                 far; returns false where the transaction manager refuses it
      */
     TransactionChanges(OutboxWriter writer, WakeupNotifier notifier, Predicate<Synchronization> deferral,
-                       Predicate<String> partsByTrigger) {
+                       Predicate<String> partsByTrigger, PartSubjects partSubjects) {
         this.partsByTrigger = partsByTrigger;
+        this.partSubjects = partSubjects;
         this.writer = writer;
         this.notifier = notifier;
         this.deferral = deferral;
@@ -86,25 +83,47 @@ final class TransactionChanges implements Synchronization {
 
     void entityChanged(Object entity, EventOperation op, String actor, String correlationId) {
         EntityType type = EntityType.of(entity.getClass());
+        Object[] before = snapshots.get(entity);
         List<String> fields = List.of();
-        Object previousSubject = null;
         if (op == EventOperation.UPDATED) {
-            Object[] before = snapshots.get(entity);
             // Without a snapshot (the instance was loaded outside this transaction) every attribute may have changed.
             fields = before == null ? type.attributeNames() : type.changedSince(before, entity);
             if (fields.isEmpty()) {
                 return;
             }
-            previousSubject = previousSubject(type, before, entity, fields);
         }
         if (op != EventOperation.DELETED) {
             snapshots.put(entity, type.snapshot(entity));
         }
-        seen.add(new Seen(entity, type, op, fields, null, null, actor, correlationId));
-        if (previousSubject != null) {
-            seen.add(new Seen(entity, type, EventOperation.UPDATED, fields, previousSubject, null, actor, correlationId));
+        if (type.isOwnSubject()) {
+            seen.add(SeenChange.ofObject(entity, type, op, fields, actor, correlationId));
+        } else {
+            partChanged(entity, type, op, before, actor, correlationId);
         }
         writeIfLate();
+    }
+
+    /**
+     * A part's change is reported on the subject it is attached to and on the one it left, if any (G16): the
+     * bidirectional helper nulls the parent before orphan removal deletes the part, an optional part may be
+     * detached, and a part may move and be removed in one flush. The subject it left is this transaction's snapshot
+     * of it or, for an instance loaded in an earlier transaction, the one {@link PartSubjects} last saw. A part
+     * attached to nothing, before and after, is part of no subject's state: there is no one to tell.
+     */
+    private void partChanged(Object entity, EntityType type, EventOperation op, Object[] before, String actor,
+                             String correlationId) {
+        Object now = type.subject.orElseThrow().read(entity);
+        if (now != null) {
+            seen.add(SeenChange.ofPart(entity, type, op, now, false, actor, correlationId));
+        }
+        Object left = before != null ? subjectIn(type, before) : partSubjects.lastKnown(entity);
+        if (left != null && left != now) {
+            // Two rows for one subject (a lookup that found the same one) coalesce into one.
+            seen.add(SeenChange.ofPart(entity, type, op, left, true, actor, correlationId));
+        }
+        if (now == null && (op == EventOperation.DELETED || left != null)) {
+            partSubjects.remember(entity, null);
+        }
     }
 
     /**
@@ -122,7 +141,7 @@ final class TransactionChanges implements Synchronization {
     }
 
     void published(SourceEvent event, String actor, String correlationId) {
-        seen.add(new Seen(null, null, event.op(), event.changedFields(), null, event, actor, correlationId));
+        seen.add(SeenChange.published(event, actor, correlationId));
         writeIfLate();
     }
 
@@ -144,7 +163,7 @@ final class TransactionChanges implements Synchronization {
      * apart from the data on Payara.
      */
     private boolean awaitsProviderCommit() {
-        Seen last = seen.get(seen.size() - 1);
+        SeenChange last = seen.get(seen.size() - 1);
         return last.entity() != null && isEclipseLinkEntity(last.entity().getClass());
     }
 
@@ -212,9 +231,13 @@ final class TransactionChanges implements Synchronization {
 
     private List<OutboxRow> pendingRows() {
         Coalescer coalescer = new Coalescer();
-        for (Seen change : seen.subList(recorded, seen.size())) {
-            OutboxRow row = resolve(change);
+        for (SeenChange change : seen.subList(recorded, seen.size())) {
+            OutboxRow row = change.toRow();
             coalescer.add(row);
+            if (change.attachedPart()) {
+                partSubjects.remember(change.entity(), change.op() == EventOperation.DELETED ? null
+                        : new OutboxWriter.Subject(row.model(), row.pk()));
+            }
             if (row.op() != EventOperation.UPDATED && Streamed.OBJECT_FACET.equals(row.facet())
                     && partsByTrigger.test(row.model())) {
                 newBornOrGone |= bornOrGone.add(new OutboxWriter.Subject(row.model(), row.pk()));
@@ -229,7 +252,7 @@ final class TransactionChanges implements Synchronization {
      * second connection would commit the rows apart from the data on Payara, so the transaction fails instead.
      */
     private void requireProviderHookWhereNeeded() {
-        for (Seen change : seen.subList(recorded, seen.size())) {
+        for (SeenChange change : seen.subList(recorded, seen.size())) {
             if (change.entity() != null && isEclipseLinkEntity(change.entity().getClass())) {
                 throw new StreamsException("capture_not_configured", "The persistence unit of "
                         + change.entity().getClass().getName() + " runs on EclipseLink but does not name Object Streams'"
@@ -262,39 +285,9 @@ final class TransactionChanges implements Synchronization {
         }
     }
 
-    private static OutboxRow resolve(Seen change) {
-        if (change.event() != null) {
-            SourceEvent e = change.event();
-            return new OutboxRow(e.model(), e.pk(), e.facet(), e.op(), e.changedFields(), change.actor(),
-                    change.correlationId());
-        }
-        EntityType type = change.type();
-        if (type.isOwnSubject()) {
-            return new OutboxRow(type.model, type.pk(change.entity()), type.facet, change.op(), change.fields(),
-                    change.actor(), change.correlationId());
-        }
-        // A part of another object: the change is an update of its subject's facet.
-        Object subject = change.subject() != null ? change.subject() : type.subject.orElseThrow().read(change.entity());
-        if (subject == null) {
-            throw new StreamsException("capture_failed", "Cannot capture a change of "
-                    + type.entityClass.getName() + ": its subject attribute '" + type.subject.orElseThrow().name
-                    + "' is null");
-        }
-        EntityType subjectType = EntityType.of(subject.getClass());
-        return new OutboxRow(subjectType.model, subjectType.pk(subject), type.facet, EventOperation.UPDATED,
-                List.of(type.facet), change.actor(), change.correlationId());
-    }
-
-    /** When a part moves to another subject, the subject it left changed too. */
-    private static Object previousSubject(EntityType type, Object[] before, Object entity, List<String> fields) {
-        if (type.isOwnSubject() || before == null) {
-            return null;
-        }
-        Attribute subject = type.subject.orElseThrow();
-        if (!fields.contains(subject.name)) {
-            return null;
-        }
-        Object old = before[type.indexOf(subject)];
-        return old instanceof Attribute.Identity identity ? identity.target() : null;
+    /** The subject instance a snapshot records the part attached to, or null. */
+    private static Object subjectIn(EntityType type, Object[] snapshot) {
+        return snapshot[type.indexOf(type.subject.orElseThrow())] instanceof Attribute.Identity identity
+                ? identity.target() : null;
     }
 }

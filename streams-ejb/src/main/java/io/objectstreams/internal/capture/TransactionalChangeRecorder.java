@@ -44,10 +44,20 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     @Inject
     CaptureModes modes;
 
+    /** Where each loaded part was attached, for the transaction that moves or detaches it later (G16). */
+    private final PartSubjects partSubjects = new PartSubjects();
+
     @Override
     public void loaded(Object entity) {
-        // Reads outside a transaction cannot be followed by a captured write of the same instance.
-        if (isActive() && !modes.byTrigger(entity.getClass())) {
+        if (modes.byTrigger(entity.getClass())) {
+            return;
+        }
+        EntityType type = EntityType.of(entity.getClass());
+        if (!type.isOwnSubject()) {
+            // Also outside a transaction: an extended persistence context may write the instance in a later one.
+            partSubjects.remember(entity, type.subjectOf(entity));
+        }
+        if (isActive()) {
             changes().loaded(entity);
         }
     }
@@ -91,7 +101,8 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     private TransactionChanges changes() {
         TransactionChanges changes = (TransactionChanges) registry.getResource(KEY);
         if (changes == null) {
-            changes = new TransactionChanges(writer, notifier, this::registerLate, modes::hasPartsByTrigger);
+            changes = new TransactionChanges(writer, notifier, this::registerLate, modes::hasPartsByTrigger,
+                    partSubjects);
             registry.putResource(KEY, changes);
             registry.registerInterposedSynchronization(changes);
         }

@@ -76,9 +76,20 @@ class TransactionChangesTest {
         }
     }
 
+    /** A part of {@link Plain}, reported on it as facet {@code parts}. */
+    @Entity
+    @Streamed(subject = "holder", facet = "parts")
+    static class Part {
+        @Id
+        Long id;
+        @jakarta.persistence.ManyToOne
+        Plain holder;
+    }
+
+    private final PartSubjects partSubjects = new PartSubjects();
     private final RecordingWriter writer = new RecordingWriter();
     private final TransactionChanges changes = new TransactionChanges(writer, new WakeupNotifier(), refused -> false,
-            "test.Woven"::equals);
+            "test.Woven"::equals, partSubjects);
     /** Stands for EclipseLink's connection: only its identity matters here. */
     private final Connection provider = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
             new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
@@ -87,6 +98,65 @@ class TransactionChangesTest {
                 case "toString" -> "the provider's connection";
                 default -> throw new UnsupportedOperationException(method.getName());
             });
+
+    @Test
+    void aPartDeletedAfterTheHelperNulledItsSubjectIsReportedOnTheSubjectItLeft() {
+        Part part = part(5, plain(1));
+        changes.loaded(part);
+        part.holder = null;
+
+        changes.entityChanged(part, EventOperation.DELETED, null, null);
+        changes.beforeCompletion();
+
+        assertThat(writer.batches.get(0)).extracting(OutboxRow::model, OutboxRow::pk, OutboxRow::facet)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("test.Plain", "1", "parts"));
+    }
+
+    @Test
+    void aPartMovedThenDeletedIsReportedOnBothSubjects() {
+        Part part = part(5, plain(1));
+        changes.loaded(part);
+        part.holder = plain(2);
+
+        changes.entityChanged(part, EventOperation.DELETED, null, null);
+        changes.beforeCompletion();
+
+        assertThat(writer.batches.get(0)).extracting(OutboxRow::pk).containsExactlyInAnyOrder("1", "2");
+    }
+
+    @Test
+    void aPartLoadedInAnEarlierTransactionIsReportedOnTheSubjectItLeft() {
+        Part part = part(5, plain(1));
+        partSubjects.remember(part, new OutboxWriter.Subject("test.Plain", "1"));
+        part.holder = plain(2);
+
+        changes.entityChanged(part, EventOperation.UPDATED, null, null);
+        changes.beforeCompletion();
+
+        assertThat(writer.batches.get(0)).extracting(OutboxRow::pk).containsExactlyInAnyOrder("1", "2");
+        assertThat(partSubjects.lastKnown(part)).isEqualTo(new OutboxWriter.Subject("test.Plain", "2"));
+    }
+
+    @Test
+    void aPartAttachedToNothingBeforeAndAfterReportsNothingAndFailsNothing() {
+        Part part = part(5, null);
+
+        changes.entityChanged(part, EventOperation.CREATED, null, null);
+        changes.beforeCompletion();
+
+        assertThat(writer.batches).isEmpty();
+    }
+
+    @Test
+    void partSubjectsForgetsAPartOnceNothingElseHoldsIt() throws InterruptedException {
+        PartSubjects subjects = new PartSubjects();
+        subjects.remember(part(5, null), new OutboxWriter.Subject("test.Plain", "1"));
+        for (int i = 0; i < 50 && subjects.size() > 0; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(subjects.size()).isZero();
+    }
 
     @Test
     void rowsGoThroughTheProvidersConnectionWhenItCommitsAndNothingIsLeftForCompletion() {
@@ -156,7 +226,8 @@ class TransactionChangesTest {
                 throw new StreamsException("outbox_write_failed", "refused");
             }
         };
-        TransactionChanges late = new TransactionChanges(failing, new WakeupNotifier(), refused -> false, model -> false);
+        TransactionChanges late = new TransactionChanges(failing, new WakeupNotifier(), refused -> false, model -> false,
+                new PartSubjects());
         late.beforeCompletion();
 
         assertThatThrownBy(() -> late.entityChanged(plain(1), EventOperation.CREATED, null, null))
@@ -178,7 +249,8 @@ class TransactionChangesTest {
     @Test
     void completionWritesFromASynchronizationRegisteredBehindTheProviders() {
         List<jakarta.transaction.Synchronization> registered = new ArrayList<>();
-        TransactionChanges deferring = new TransactionChanges(writer, new WakeupNotifier(), registered::add, model -> false);
+        TransactionChanges deferring = new TransactionChanges(writer, new WakeupNotifier(), registered::add, model -> false,
+                new PartSubjects());
         deferring.published(SourceEvent.updated("test.Other", 7, "x"), null, null);
 
         deferring.beforeCompletion();
@@ -232,5 +304,12 @@ class TransactionChangesTest {
         entity.id = id;
         entity.name = "p" + id;
         return entity;
+    }
+
+    private static Part part(long id, Plain holder) {
+        Part part = new Part();
+        part.id = id;
+        part.holder = holder;
+        return part;
     }
 }

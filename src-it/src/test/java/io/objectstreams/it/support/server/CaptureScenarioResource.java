@@ -24,10 +24,13 @@ public class CaptureScenarioResource {
     @Inject
     ScenarioBean scenarios;
 
+    @Inject
+    ExtendedPartEditor extendedEditor;
+
     @POST
     @Path("{scenario}")
     public Response run(@PathParam("scenario") String scenario, @QueryParam("id") Long id,
-                        @QueryParam("count") Integer count) {
+                        @QueryParam("count") Integer count, @QueryParam("to") Long to) {
         try {
             Object result = switch (scenario) {
                 case "create-then-fail" -> scenarios.createThenFailAfterFlush();
@@ -41,6 +44,14 @@ public class CaptureScenarioResource {
                 case "update-many" -> run(() -> scenarios.updateMany(scenarios.createMany(count)));
                 case "add-line" -> run(() -> scenarios.addLine(id));
                 case "remove-line" -> run(() -> scenarios.removeFirstLine(id));
+                case "remove-part-with-helper" -> run(() -> scenarios.removePartWithHelper(id));
+                case "twins-with-part" -> scenarios.createTwinsWithPart();
+                case "detach-part" -> run(() -> scenarios.detachPart(id));
+                case "move-part-then-remove" -> run(() -> scenarios.movePartThenRemove(id, to));
+                case "move-part-extended" -> run(() -> {
+                    extendedEditor.load(id);
+                    extendedEditor.moveTo(to);
+                });
                 case "non-streamed" -> scenarios.writeNonStreamed();
                 case "touch-streamed" -> run(() -> scenarios.touchOrder(id, true));
                 case "touch-plain" -> run(() -> scenarios.touchOrder(id, false));

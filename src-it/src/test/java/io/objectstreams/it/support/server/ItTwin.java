@@ -9,7 +9,10 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.ManyToOne;
+import jakarta.persistence.OneToMany;
 import jakarta.persistence.Table;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One of two twins with one mapping ({@code ItTwin} by the entity listener, {@code ItTwinT} by trigger): the same
@@ -37,6 +40,10 @@ public class ItTwin {
     @ManyToOne
     private ItTwin partner;
 
+    /** The inverse side, changed through the helpers most JPA guides teach; orphans are deleted. */
+    @OneToMany(mappedBy = "twin", orphanRemoval = true)
+    private List<ItTwinPart> parts = new ArrayList<>();
+
     public Long getId() {
         return id;
     }
@@ -55,5 +62,19 @@ public class ItTwin {
 
     public void setPartner(ItTwin partner) {
         this.partner = partner;
+    }
+
+    public List<ItTwinPart> getParts() {
+        return parts;
+    }
+
+    public void addPart(ItTwinPart part) {
+        parts.add(part);
+        part.setTwin(this);
+    }
+
+    public void removePart(ItTwinPart part) {
+        parts.remove(part);
+        part.setTwin(null);
     }
 }

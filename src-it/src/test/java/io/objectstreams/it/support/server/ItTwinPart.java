@@ -33,6 +33,10 @@ public class ItTwinPart {
         this.label = label;
     }
 
+    public ItTwin getTwin() {
+        return twin;
+    }
+
     public void setTwin(ItTwin twin) {
         this.twin = twin;
     }

@@ -115,6 +115,40 @@ public class ScenarioBean {
         em.find(CustomerOrder.class, orderId).getLines().remove(0);
     }
 
+    /** The helper most JPA guides teach: the part leaves the collection, its parent is nulled, orphan removal deletes it. */
+    public void removePartWithHelper(long twinId) {
+        ItTwin twin = em.find(ItTwin.class, twinId);
+        twin.removePart(twin.getParts().get(0));
+    }
+
+    /** Two twins and a part of the first: "twin,otherTwin,part". */
+    public String createTwinsWithPart() {
+        ItTwin twin = new ItTwin();
+        twin.setName("holder");
+        ItTwin other = new ItTwin();
+        other.setName("other");
+        em.persist(twin);
+        em.persist(other);
+        ItTwinPart part = new ItTwinPart();
+        part.setLabel("part");
+        twin.addPart(part);
+        em.persist(part);
+        em.flush();
+        return twin.getId() + "," + other.getId() + "," + part.getId();
+    }
+
+    /** An optional part detached from its subject: the subject it left is the one that changed. */
+    public void detachPart(long partId) {
+        em.find(ItTwinPart.class, partId).setTwin(null);
+    }
+
+    /** Moved to another subject and removed in one flush: both subjects changed. */
+    public void movePartThenRemove(long partId, long toTwin) {
+        ItTwinPart part = em.find(ItTwinPart.class, partId);
+        part.setTwin(em.find(ItTwin.class, toTwin));
+        em.remove(part);
+    }
+
     public long writeNonStreamed() {
         ItNote note = new ItNote();
         note.setText("not streamed");
