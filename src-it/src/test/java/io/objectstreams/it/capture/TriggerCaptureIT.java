@@ -143,6 +143,53 @@ class TriggerCaptureIT {
         assertThat(rows).extracting(r -> r[6]).as("correlation id").doesNotContainNull();
     }
 
+    /**
+     * Issue 40 item 1 (G16): a database restored from a dump into a new cluster, or moved by logical replication,
+     * starts its transaction ids again near 1,000 while the outbox keeps the old rows; a move by logical replication
+     * does not carry sequences either. The old rows here carry the ids the next transactions' trigger rows would
+     * get under either numbering. An ordinary write must not fail on them, and no later transaction may tag or
+     * delete them as its own.
+     */
+    @Test
+    void aRestoredOutboxWhoseRowsHoldTheComingIdsNeitherFailsWritesNorIsTakenForTheirRows() throws Exception {
+        long twin = insertTwin("restored", 1, null, null);
+        long partTwin = insertTwin("restored-parts", 1, null, null);
+        long restoredRows = restoreRowsAhead(2_000);
+
+        // The trigger's rows, through JPA (tagged with the actor) and in SQL, a part included.
+        long mark = lastCursor();
+        jpa("trigger", twin + "/update?amount=2");
+        sql("UPDATE it_twin_t SET amount = 3 WHERE id = " + twin);
+        sql("INSERT INTO it_twin_part_t (label, twin_id) VALUES ('p', " + partTwin + ")");
+
+        assertThat(rowsOf(TRIGGER, mark)).extracting(r -> r[1] + " " + r[0] + " " + r[2] + " " + r[5]).containsExactly(
+                "updated " + twin + " object alice", "updated " + twin + " object null",
+                "updated " + partTwin + " parts null");
+        assertThat(value("SELECT count(*) FROM streams_outbox WHERE model = 'it.Restored'"))
+                .as("no restored row deleted").isEqualTo(Long.toString(restoredRows));
+        assertThat(value("SELECT count(*) FROM streams_outbox WHERE model = 'it.Restored' AND metadata <> '{}'::jsonb"))
+                .as("no restored row tagged by a later transaction").isEqualTo("0");
+    }
+
+    /**
+     * Writes old rows, as a restore would leave them, at the first two ids the next {@code transactions} trigger
+     * batches would get, by transaction id and by the batch sequence where there is one; returns how many.
+     */
+    private static long restoreRowsAhead(int transactions) throws SQLException {
+        long txid = Long.parseLong(value("SELECT txid_current()"));
+        String batch = value("SELECT to_regclass('streams_trigger_batch')") == null ? null
+                : value("SELECT last_value FROM streams_trigger_batch");
+        String ahead = "SELECT ((s::bigint << 22) - 4611686018427387904) + k FROM generate_series(%d, %d) s, generate_series(1, 2) k";
+        String ids = ahead.formatted(txid, txid + transactions);
+        if (batch != null) {
+            long next = Long.parseLong(batch);
+            ids += " UNION " + ahead.formatted(next, next + transactions);
+        }
+        sql("INSERT INTO streams_outbox (id, model, subject_pk, op) OVERRIDING SYSTEM VALUE"
+                + " SELECT i, 'it.Restored', 'x', 'updated' FROM (" + ids + ") a(i) ON CONFLICT DO NOTHING");
+        return Long.parseLong(value("SELECT count(*) FROM streams_outbox WHERE model = 'it.Restored'"));
+    }
+
     @Test
     void bulkStatementsWriteOneInsertEachAndAPartsStatementOneRowPerSubject() throws Exception {
         long twin = insertTwin("bulk", 0, null, null);

@@ -39,21 +39,24 @@ public class OutboxWriter {
             + " VALUES (?, ?, ?, ?, ?, ?::jsonb)";
 
     /**
-     * Adds metadata to the rows capture triggers wrote in this transaction: their ids are this transaction's block,
-     * from its id ({@code TriggerSql}): the base plus 1 to {@code 2^22}, so the update reads them by primary key and
-     * nothing else.
+     * This transaction's batch of trigger rows: the setting the first capture trigger of the transaction set
+     * (schema V6). It is local to the transaction, so no other transaction's rows, nor rows restored from another
+     * cluster, fall in its range; with no trigger row written, it is unset and nothing matches.
      */
-    static final String TAG = "UPDATE streams_outbox SET metadata = metadata || ?::jsonb"
-            + " WHERE id > (txid_current() << 22) - 4611686018427387904"
-            + " AND id <= (txid_current() << 22) - 4611686018427387904 + 4194304";
+    private static final String OWN_BATCH = " WHERE id > nullif(current_setting('streams.batch', true), '')::bigint"
+            + " AND id <= nullif(current_setting('streams.batch', true), '')::bigint + 4194304";
+
+    /**
+     * Adds metadata to the rows capture triggers wrote in this transaction: their ids are this transaction's batch
+     * ({@code TriggerSql}), the base plus 1 to {@code 2^22}, so the update reads them by primary key and nothing else.
+     */
+    static final String TAG = "UPDATE streams_outbox SET metadata = metadata || ?::jsonb" + OWN_BATCH;
 
     /**
      * Drops this transaction's trigger rows that report a part of a subject this transaction created or deleted
      * through JPA: the subject's own row says all there is, as the entity listener's coalescing has it.
      */
-    static final String DROP_PARTS = "DELETE FROM streams_outbox"
-            + " WHERE id > (txid_current() << 22) - 4611686018427387904"
-            + " AND id <= (txid_current() << 22) - 4611686018427387904 + 4194304"
+    static final String DROP_PARTS = "DELETE FROM streams_outbox" + OWN_BATCH
             + " AND facet <> 'object' AND (model, subject_pk) IN (SELECT * FROM unnest(?::text[], ?::text[]))";
 
     /** A subject: its model and pk. */

@@ -29,7 +29,7 @@ public final class SchemaMigrator {
     /** Every migration, oldest first. The SQL is also published in {@code docs/schema.md}. */
     static final List<Migration> MIGRATIONS = List.of(Migration.of(1, "outbox"), Migration.of(2, "retention"),
             Migration.of(3, "trigger_capture"), Migration.of(4, "write_order"),
-            Migration.of(5, "assigned_cursor_index"));
+            Migration.of(5, "assigned_cursor_index"), Migration.of(6, "trigger_batches"));
 
     /** Arbitrary but fixed: identifies Object Streams' migration lock among the database's advisory locks. */
     private static final long MIGRATION_LOCK = 0x0b5e_c7_5e_0001L;

@@ -20,18 +20,23 @@ import java.util.function.Function;
  * object, one per row otherwise, in the order the database gives. An update joins the old and new rows on the key
  * (one full hash join): a row whose key changed is a delete plus a create, and a row whose compared columns are all
  * unchanged writes nothing. The rows get ids that
- * draw from no sequence (EclipseLink reads an {@code IDENTITY} id back with {@code lastval()}, which a sequence
- * drawn in a trigger would move): negative, from the transaction id and a transaction-local count, so they are
- * unique and increase within a transaction. The assigner numbers rows by their {@code wal_position}, read once
- * per statement after its writes, and by id within it; the ids' own order (by transaction start) is never
- * used across transactions. A statement that wrote
+ * draw from no sequence of the application's (EclipseLink reads an {@code IDENTITY} id back with {@code lastval()},
+ * which any {@code nextval} moves): negative, from the transaction's batch (schema V6's {@code streams_trigger_batch()},
+ * drawn once per transaction, before an insert draws its own ids, by a {@code BEFORE INSERT} trigger) and a
+ * transaction-local count, so they are unique and increase within a transaction, whatever the transaction ids do
+ * (a restore into a new cluster starts them again). The assigner numbers rows by their {@code wal_position}, read
+ * once per statement after its writes, and by id within it; the ids' order is never used across transactions. A
+ * statement that wrote
  * rows notifies the wakeup channel, which PostgreSQL delivers once per transaction, at commit.
  */
 public final class TriggerSql {
 
-    /** The trigger names, one per event; each table has its own four. */
+    /**
+     * The trigger names, one per event and the batch's before inserts; each table has its own five. The first four
+     * run this table's function, the last schema V6's {@code streams_capture_begin()}.
+     */
     static final List<String> TRIGGERS = List.of("streams_capture_insert", "streams_capture_update",
-            "streams_capture_delete", "streams_capture_truncate");
+            "streams_capture_delete", "streams_capture_truncate", "streams_capture_begin");
 
     /** How the comment on each trigger begins; the hash follows. */
     static final String MARK = "object-streams capture ";
@@ -50,6 +55,8 @@ public final class TriggerSql {
     private static final int MAX_NAME_BYTES = 63;
 
     private final TableMapping mapping;
+    /** The schema of Object Streams' own objects, as a prefix for their names ("" when the outbox is unqualified). */
+    private final String ownSchema;
     private final String body;
     private final String hash;
 
@@ -62,7 +69,8 @@ public final class TriggerSql {
      */
     public TriggerSql(TableMapping mapping, Map<String, String> types, String channel, String outbox) {
         this.mapping = mapping;
-        String function = function(mapping, types, channel, outbox);
+        this.ownSchema = outbox.substring(0, outbox.length() - "streams_outbox".length());
+        String function = function(mapping, types, channel, outbox, ownSchema);
         if (function.contains("$streams$")) {
             // The body is dollar-quoted: a name or label holding the quote would end it early.
             throw new io.objectstreams.StreamsException("capture_failed", "Trigger capture cannot map " + mapping.entity()
@@ -108,12 +116,14 @@ public final class TriggerSql {
         String[] clauses = {"AFTER INSERT ON " + table + " REFERENCING NEW TABLE AS streams_new",
                 "AFTER UPDATE ON " + table + " REFERENCING OLD TABLE AS streams_old NEW TABLE AS streams_new",
                 "AFTER DELETE ON " + table + " REFERENCING OLD TABLE AS streams_old",
-                "AFTER TRUNCATE ON " + table};
+                "AFTER TRUNCATE ON " + table, "BEFORE INSERT ON " + table};
+        String[] functions = {functionName(), functionName(), functionName(), functionName(),
+                ownSchema + "streams_capture_begin"};
         for (int i = 0; i < TRIGGERS.size(); i++) {
             String trigger = Sql.identifier(TRIGGERS.get(i));
             statements.add("DROP TRIGGER IF EXISTS " + trigger + " ON " + table);
             statements.add("CREATE TRIGGER " + trigger + " " + clauses[i] + " FOR EACH STATEMENT EXECUTE FUNCTION "
-                    + functionName() + "()");
+                    + functions[i] + "()");
             statements.add("COMMENT ON TRIGGER " + trigger + " ON " + table + " IS " + Sql.literal(MARK + hash));
         }
         return statements;
@@ -129,7 +139,8 @@ public final class TriggerSql {
         return statements;
     }
 
-    private static String function(TableMapping m, Map<String, String> types, String channel, String outbox) {
+    private static String function(TableMapping m, Map<String, String> types, String channel, String outbox,
+                                   String ownSchema) {
         String insert = "INSERT INTO " + outbox + " (id, wal_position, model, subject_pk, facet, op, changed_fields)"
                 + " OVERRIDING SYSTEM VALUE\n      SELECT base + used + row_number() OVER (), written, "
                 + Sql.literal(m.model()) + ", c.pk, " + Sql.literal(m.facet()) + ", c.op, c.fields FROM (";
@@ -164,7 +175,8 @@ public final class TriggerSql {
                 + "DECLARE\n"
                 // Any session may set the counter: a value below 0 would reach into an earlier transaction's ids.
                 + "  used bigint := greatest(0, coalesce(nullif(current_setting('streams.captured', true), ''), '0')::bigint);\n"
-                + "  base bigint := (txid_current() << 22) - 4611686018427387904;\n"
+                // This transaction's batch, drawn at its first captured statement (schema V6).
+                + "  base bigint := " + ownSchema + "streams_trigger_batch();\n"
                 // After the statement's own writes: the cursor assigner numbers rows in this order (schema V4).
                 + "  written bigint := (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint;\n"
                 + "  added bigint;\n"
