@@ -179,6 +179,36 @@ class SetReplayIT {
         }
     }
 
+    /**
+     * Issue 40 item 3 (G10): a pk that comes back (a natural or application-assigned key) after a delete. Alice held
+     * the order at her cursor; it was deleted and its pk created again, for bob. Without members, her resume cannot
+     * tell her "deleted" without naming what bob now holds, so it must resync; before, it sent nothing at all.
+     */
+    @Test
+    void withoutMembersADeletedSubjectWhosePkCameBackForSomeoneElseResyncs() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        long held = order("alice", "open");
+        awaitAssigned();
+        long cursor = listCursor("alice");
+        assertThat(alice.delete("api/orders/" + held).status()).isLessThan(300);
+        StoreClient.Reply recreated = alice.post("api/it/capture/recreate-order?id=" + held + "&owner=bob", null);
+        assertThat(recreated.status()).as(recreated.raw()).isEqualTo(200);
+        awaitAssigned();
+
+        String model = "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"cursor\":" + cursor + "}";
+        for (String subscribe : List.of(model, filterOpen(cursor, null))) {
+            try (StreamClient client = StreamClient.connect(base, "alice")) {
+                client.send(subscribe);
+                JsonObject subscribed = client.next();
+                assertThat(subscribed.getString("type")).as(subscribed.toString()).isEqualTo("subscribed");
+                JsonObject resync = client.next();
+                assertThat(resync.getString("type")).as(subscribe + " -> " + resync).isEqualTo("resync_required");
+                assertThat(resync.getString("reason")).isEqualTo("cursor_replay_unavailable");
+                assertThat(client.drain(300)).as("nothing names bob's order").isEmpty();
+            }
+        }
+    }
+
     @Test
     void bobReplayingAfterAlicesOrderCameAndWentHearsNothingOfIt() throws Exception {
         long cursor = listCursor("bob");

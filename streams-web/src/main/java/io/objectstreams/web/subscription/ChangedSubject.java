@@ -2,6 +2,7 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,8 +13,12 @@ import java.util.Set;
  * One subject's changes in a replayed range, coalesced into the event a replay sends: the latest row's cursor,
  * op and metadata, every field changed in the range, {@code created} when the subject was created in it.
  *
+ * <p>A subject was created since the cursor only if its first row in the range creates it. A pk that was deleted and
+ * created again (a natural or application-assigned key, a key updated and set back) existed at the cursor: the client
+ * may hold the old one, so it is not new to the client, whatever the last row says (G10).
+ *
  * @param event        the coalesced event
- * @param createdSince the subject was created after the client's cursor
+ * @param createdSince the subject did not exist at the client's cursor
  */
 record ChangedSubject(StreamEvent event, boolean createdSince) {
 
@@ -29,19 +34,20 @@ record ChangedSubject(StreamEvent event, boolean createdSince) {
     static Map<String, ChangedSubject> coalesce(List<StreamEvent> rows) {
         Map<String, List<StreamEvent>> bySubject = new LinkedHashMap<>();
         for (StreamEvent row : rows) {
-            bySubject.computeIfAbsent(row.pk(), pk -> new java.util.ArrayList<>()).add(row);
+            bySubject.computeIfAbsent(row.pk(), pk -> new ArrayList<>()).add(row);
         }
         Map<String, ChangedSubject> coalesced = new LinkedHashMap<>();
         bySubject.forEach((pk, events) -> {
             StreamEvent last = events.get(events.size() - 1);
             boolean created = events.stream().anyMatch(e -> e.op() == EventOperation.CREATED);
+            boolean createdSince = events.get(0).op() == EventOperation.CREATED;
             Set<String> fields = new LinkedHashSet<>();
             events.forEach(e -> fields.addAll(e.changedFields()));
             EventOperation op = last.op() != EventOperation.DELETED && created ? EventOperation.CREATED : last.op();
             coalesced.put(pk, new ChangedSubject(new StreamEvent(last.cursor(), last.model(), last.pk(), last.facet(), op,
                     List.copyOf(fields), last.transactionId(), last.actor(), last.correlationId(), last.recordedAt(),
                     last.traceparent()),
-                    created));
+                    createdSince));
         });
         return coalesced;
     }

@@ -262,6 +262,31 @@ class ReplayClassificationTest {
         }
 
         @Test
+        void aSubjectDeletedThenCreatedAgainUnderItsPkForSomeoneElseResyncs() {
+            // A natural key that came back: the client may hold the old one, which is gone (issue 40 item 3).
+            List<StreamEvent> rows = List.of(row(101, "x", EventOperation.DELETED), row(102, "x", EventOperation.CREATED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), FROM, CURSOR, 10);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            assertThat(start.replay()).isEmpty();
+        }
+
+        @Test
+        void aSubjectDeletedThenCreatedAgainForTheViewerIsChangedNotAdded() {
+            List<StreamEvent> rows = List.of(row(101, "x", EventOperation.DELETED), row(102, "x", EventOperation.CREATED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), null, readable("x"), FROM, CURSOR, 10);
+            assertThat(start.resyncReason()).isNull();
+            assertThat(received(start)).containsExactly(Map.entry("x", ListAction.CHANGED));
+        }
+
+        @Test
+        void aSubjectCreatedDeletedAndCreatedAgainSinceTheCursorIsStillNew() {
+            List<StreamEvent> rows = List.of(row(101, "x", EventOperation.CREATED), row(102, "x", EventOperation.DELETED),
+                    row(103, "x", EventOperation.CREATED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), null, NOTHING_ASKED, FROM, CURSOR, 10);
+            assertThat(received(start)).containsExactly(Map.entry("x", ListAction.ADDED));
+        }
+
+        @Test
         void anOlderSubjectThatWasDeletedResyncs() {
             List<StreamEvent> rows = List.of(row(101, "visible", EventOperation.UPDATED),
                     row(102, "deleted", EventOperation.DELETED));

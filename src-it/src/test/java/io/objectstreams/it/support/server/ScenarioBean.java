@@ -149,6 +149,17 @@ public class ScenarioBean {
         em.remove(part);
     }
 
+    /**
+     * The pk of a deleted order comes back, as a natural or application-assigned key does: a row written in SQL with
+     * that id, reported with the publisher.
+     */
+    public void recreateOrder(long id, String owner) {
+        // Through the entity manager: on Payara the publisher's row goes through EclipseLink's connection.
+        em.createNativeQuery("INSERT INTO store_order (id, owner, status, total) VALUES (?1, ?2, 'open', 1)")
+                .setParameter(1, id).setParameter(2, owner).executeUpdate();
+        publisher.publish(SourceEvent.created("store.CustomerOrder", id));
+    }
+
     public long writeNonStreamed() {
         ItNote note = new ItNote();
         note.setText("not streamed");
