@@ -61,6 +61,8 @@ public class TriggerCapture {
     private volatile String lastLogged = "";
     private final Supplier<CaptureReport> source = () -> report;
     private ScheduledFuture<?> clock;
+    /** What the deployment could not check (a JPA provider that cannot be asked), a warning in every report. */
+    private List<String> unchecked = List.of();
 
     /**
      * Maps, checks and (when it owns the schema) installs the capture of {@code streamed}, the application's
@@ -68,6 +70,15 @@ public class TriggerCapture {
      * deployment naming it.
      */
     public synchronized void start(Collection<Class<?>> streamed) {
+        start(streamed, List.of());
+    }
+
+    /**
+     * As {@link #start(Collection)}, with what the deployment could not check about capture, reported as warnings
+     * in readiness with the tables' findings.
+     */
+    public synchronized void start(Collection<Class<?>> streamed, List<String> unchecked) {
+        this.unchecked = List.copyOf(unchecked);
         List<TableMapping> byTrigger = new ArrayList<>();
         Map<String, String> byListener = new LinkedHashMap<>();
         for (Class<?> entity : streamed) {
@@ -170,6 +181,7 @@ public class TriggerCapture {
         outdatedSince.keySet().retainAll(findings.outdated().keySet());
         List<String> problems = new ArrayList<>(findings.problems());
         List<String> warnings = new ArrayList<>(findings.warnings());
+        warnings.addAll(unchecked);
         findings.outdated().forEach((trigger, text) -> {
             Instant since = outdatedSince.computeIfAbsent(trigger, t -> now);
             if (!grace.isZero() && !since.plus(grace).isAfter(now)) {

@@ -33,6 +33,7 @@ public class CaptureCheck {
         // A test JVM that permits delivery faults says so at deployment, not at its first delivery.
         DeliveryFaults.announce();
         // Then the tables captured by trigger: mapped, checked, installed when Object Streams owns the schema.
-        triggers.start(visibility.checkCapture());
+        CaptureSetup.Checked checked = visibility.checkCapture();
+        triggers.start(checked.streamed(), checked.unchecked());
     }
 }

@@ -8,8 +8,12 @@ import jakarta.persistence.metamodel.EntityType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -20,7 +24,8 @@ import java.util.logging.Logger;
  *
  * <p>JPA has no portable way to list an entity's listeners, so this asks the provider, through reflection (the
  * module is compiled against neither): EclipseLink's descriptor event manager, or Hibernate's callback registry.
- * With another provider nothing is checked.
+ * Another provider cannot be asked: its units are named in a warning, at deployment and in readiness, since a missing
+ * mapping-file line there would lose every change silently (G16).
  */
 final class CaptureSetup {
 
@@ -32,8 +37,47 @@ final class CaptureSetup {
     private CaptureSetup() {
     }
 
-    /** Fails with {@code capture_not_configured} when some {@code @Streamed} entity of {@code unit} is not captured. */
-    static void require(EntityManagerFactory unit) {
+    /**
+     * The units' {@code @Streamed} entities, and one warning per unit whose provider cannot be asked.
+     *
+     * @param streamed  every {@code @Streamed} entity of the units
+     * @param unchecked what could not be checked, in words an operator can act on
+     */
+    record Checked(Set<Class<?>> streamed, List<String> unchecked) {
+    }
+
+    /**
+     * Fails with {@code capture_not_configured} when some {@code @Streamed} entity of the units is not captured;
+     * otherwise returns their entities and what could not be checked.
+     */
+    static Checked check(Collection<EntityManagerFactory> units) {
+        List<String> unchecked = new ArrayList<>();
+        for (EntityManagerFactory unit : units) {
+            if (!require(unit)) {
+                String warning = "the persistence unit of " + names(unit) + " runs on a JPA provider Object Streams"
+                        + " cannot ask for its entity listeners (" + unit.getClass().getName() + "), so whether their"
+                        + " changes are captured is not checked: make sure its persistence.xml lists"
+                        + " <mapping-file>META-INF/object-streams-orm.xml</mapping-file> (docs/capture.md)";
+                LOG.warning("Object Streams: " + warning);
+                unchecked.add(warning);
+            }
+        }
+        return new Checked(streamed(units), List.copyOf(unchecked));
+    }
+
+    /** The unit's {@code @Streamed} entities' simple names, for a message. */
+    private static String names(EntityManagerFactory unit) {
+        return streamed(List.of(unit)).stream().map(Class::getSimpleName).sorted().toList().toString();
+    }
+
+    /**
+     * Fails with {@code capture_not_configured} when some {@code @Streamed} entity of {@code unit} is not captured;
+     * returns false when the unit's provider cannot be asked.
+     */
+    static boolean require(EntityManagerFactory unit) {
+        if (provider(unit).isEmpty()) {
+            return false;
+        }
         List<String> missed = uncaptured(unit);
         if (!missed.isEmpty()) {
             throw new StreamsException("capture_not_configured", "Object Streams' entity listener does not reach the"
@@ -41,11 +85,18 @@ final class CaptureSetup {
                     + " <mapping-file>META-INF/object-streams-orm.xml</mapping-file> to their persistence unit in"
                     + " persistence.xml, and do not put @ExcludeDefaultListeners on them (docs/capture.md)");
         }
+        return true;
+    }
+
+    /** EclipseLink's session or Hibernate's session factory behind {@code unit}; empty for another provider. */
+    private static Optional<Object> provider(EntityManagerFactory unit) {
+        Optional<Object> eclipseLink = unwrap(unit, "org.eclipse.persistence.sessions.Session");
+        return eclipseLink.isPresent() ? eclipseLink : unwrap(unit, "org.hibernate.engine.spi.SessionFactoryImplementor");
     }
 
     /** The {@code @Streamed} entities of the units. */
-    static java.util.Set<Class<?>> streamed(java.util.Collection<EntityManagerFactory> units) {
-        java.util.Set<Class<?>> streamed = new java.util.LinkedHashSet<>();
+    static Set<Class<?>> streamed(Collection<EntityManagerFactory> units) {
+        Set<Class<?>> streamed = new LinkedHashSet<>();
         for (EntityManagerFactory unit : units) {
             for (EntityType<?> entity : unit.getMetamodel().getEntities()) {
                 Class<?> type = entity.getJavaType();
@@ -66,8 +117,7 @@ final class CaptureSetup {
         Optional<Object> hibernate = eclipseLink.isPresent() ? Optional.empty()
                 : unwrap(unit, "org.hibernate.engine.spi.SessionFactoryImplementor");
         if (eclipseLink.isEmpty() && hibernate.isEmpty()) {
-            LOG.fine(() -> "Cannot tell which entity listeners " + unit + " runs; its capture setup is not checked");
-            return missed;
+            return missed; // check names the unit in a warning
         }
         for (EntityType<?> entity : unit.getMetamodel().getEntities()) {
             Class<?> type = entity.getJavaType();
@@ -150,7 +200,7 @@ final class CaptureSetup {
     private static Method findMethod(Class<?> type, String name, Class<?>... types) {
         for (Method method : type.getMethods()) {
             if (method.getName().equals(name) && (types.length == 0 ? true
-                    : java.util.Arrays.equals(method.getParameterTypes(), types))) {
+                    : Arrays.equals(method.getParameterTypes(), types))) {
                 try {
                     method.setAccessible(true);
                 } catch (RuntimeException inaccessible) {

@@ -49,15 +49,14 @@ public class Visibility {
      * Every persistence unit a policy names must capture its {@code @Streamed} entities, or this throws
      * {@code capture_not_configured} naming the mapping file to add (G1); called at deployment by
      * {@link CaptureCheck}. Without the check such a unit commits every change with no outbox row and no error.
-     * Returns the units' {@code @Streamed} entities.
+     * Returns the units' {@code @Streamed} entities, and what could not be checked.
      */
-    Set<Class<?>> checkCapture() {
+    CaptureSetup.Checked checkCapture() {
         Set<EntityManagerFactory> units = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (VisibilityPolicy<?> policy : policies().values()) {
             units.add(factory(policy));
         }
-        units.forEach(CaptureSetup::require);
-        return CaptureSetup.streamed(units);
+        return CaptureSetup.check(units);
     }
 
     /** The policy of a model; empty for a model nobody may see (no policy registered). */
