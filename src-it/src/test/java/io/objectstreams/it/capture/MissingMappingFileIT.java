@@ -3,6 +3,7 @@ package io.objectstreams.it.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.badkey.ItPriced;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
 import java.time.Duration;
@@ -31,6 +32,22 @@ class MissingMappingFileIT {
             assertThat(log).contains(MAPPING_FILE).contains("io.objectstreams.demo.store.CustomerOrder");
             // The store's web module did not start. (WildFly, deploying at boot, leaves the EAR's other modules
             // running and reports "started (with errors)"; a deployment made at runtime is rolled back whole.)
+            assertThat(status(server, "api/orders")).as("the store's API is not served").isNotEqualTo(200);
+        }
+    }
+
+    /**
+     * Issue 40 item 5 (G16): a streamed entity whose key no capture path spells alike (here a decimal) used to deploy,
+     * after which every event of its model resynced every set subscription and every object subscribe was
+     * not_found. Deployment now stops, naming the attribute.
+     */
+    @Test
+    void aStreamedEntityWithAKeyOfAnUnsupportedTypeStopsDeploymentNamingTheAttribute() throws Exception {
+        var archive = Deployments.storeFileWith("unsupported-key", ItPriced.class);
+        try (ServerProcess server = ServerProcess.start("unsupported-key", archive, Map.of())) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            server.awaitLog("capture_failed", Duration.ofSeconds(30));
+            assertThat(server.log()).contains(ItPriced.class.getName() + " has a key price of type java.math.BigDecimal");
             assertThat(status(server, "api/orders")).as("the store's API is not served").isNotEqualTo(200);
         }
     }

@@ -104,10 +104,16 @@ public final class Deployments {
         return storeFile(store(), name, edit);
     }
 
+    /** As {@link #storeFile(String)}, with {@code classes} added to the store's web module. */
+    public static File storeFileWith(String name, Class<?>... classes) {
+        return storeFile(store(), name, xml -> xml, classes);
+    }
+
     private static File storeFile(org.jboss.shrinkwrap.api.Archive<?> archive, String name,
-                                  java.util.function.UnaryOperator<String> edit) {
+                                  java.util.function.UnaryOperator<String> edit, Class<?>... classes) {
         WebArchive war = archive instanceof WebArchive web ? web
                 : ((org.jboss.shrinkwrap.api.spec.EnterpriseArchive) archive).getAsType(WebArchive.class, "store.war");
+        war.addClasses(classes);
         String path = "WEB-INF/classes/META-INF/persistence.xml";
         try (java.io.InputStream in = war.get(path).getAsset().openStream()) {
             String xml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);

@@ -125,8 +125,9 @@ public final class JpaMembers {
     }
 
     /**
-     * The key of an entity class; a composite key whose parts the pk cannot spell (a type other than text, whole
-     * numbers, booleans, UUIDs and dates, or a reference) is refused, naming the part.
+     * The key of an entity class; a key whose parts the pk cannot spell the same way on every path (a type other than
+     * text, whole numbers, booleans, UUIDs and dates, a converter, or a reference) is refused, naming the part. A
+     * single key of another type would deploy, and then no event of its model could reach a subscription (G16).
      */
     public static Key key(Class<?> entityClass) {
         boolean fields = usesFieldAccess(entityClass);
@@ -141,24 +142,28 @@ public final class JpaMembers {
             }
         }
         Key key = new Key(embedded, List.copyOf(parts));
-        if (key.composite()) {
-            for (AccessibleObject part : parts) {
-                if (!SubjectPk.supports(type(part)) || annotated(part, REFERENCES)
-                        || part.isAnnotationPresent(Convert.class)) {
-                    throw new StreamsException("capture_failed", entityClass.getName() + " has a composite key whose"
-                            + " part " + attributeName(part) + " is of type " + type(part).getName()
-                            + (part.isAnnotationPresent(Convert.class) ? " with a converter" : "") + "; a composite"
-                            + " key's parts may be text, whole numbers, booleans, UUIDs or dates, stored as such"
-                            + " (docs/capture.md)");
-                }
-                if (part instanceof Method) {
-                    // The order of a class's methods is the JVM's to choose: the pk's order could differ between runs.
-                    throw new StreamsException("capture_failed", entityClass.getName() + " maps its composite key"
-                            + " through getters; map the key's parts through fields, whose declared order the pk follows");
-                }
+        for (AccessibleObject part : parts) {
+            refuseUnspellable(entityClass, part, key.composite());
+            if (key.composite() && part instanceof Method) {
+                // The order of a class's methods is the JVM's to choose: the pk's order could differ between runs.
+                throw new StreamsException("capture_failed", entityClass.getName() + " maps its composite key"
+                        + " through getters; map the key's parts through fields, whose declared order the pk follows");
             }
         }
         return key;
+    }
+
+    private static void refuseUnspellable(Class<?> entityClass, AccessibleObject part, boolean composite) {
+        boolean converted = part.isAnnotationPresent(Convert.class);
+        if (SubjectPk.supports(type(part)) && !annotated(part, REFERENCES) && !converted) {
+            return;
+        }
+        throw new StreamsException("capture_failed", entityClass.getName() + (composite
+                ? " has a composite key whose part " + attributeName(part) + " is of type "
+                : " has a key " + attributeName(part) + " of type ") + type(part).getName()
+                + (converted ? " with a converter" : "") + "; a key" + (composite ? "'s parts" : "")
+                + " may be text, whole numbers, booleans, UUIDs or dates, stored as such, so that every capture path"
+                + " and every subscription spells it alike (docs/capture.md)");
     }
 
     /** The persistent members of a class and its superclasses, superclasses' first, each in declaration order. */

@@ -2,6 +2,7 @@ package io.objectstreams.internal.trigger;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.capture.CaptureModes;
+import io.objectstreams.internal.capture.JpaMembers;
 import io.objectstreams.internal.config.CaptureSettings;
 import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.health.CaptureReport;
@@ -79,6 +80,9 @@ public class TriggerCapture {
      */
     public synchronized void start(Collection<Class<?>> streamed, List<String> unchecked) {
         this.unchecked = List.copyOf(unchecked);
+        for (Class<?> entity : streamed) {
+            JpaMembers.key(entity); // a key no capture path can spell alike fails deployment, naming it (G16)
+        }
         List<TableMapping> byTrigger = new ArrayList<>();
         Map<String, String> byListener = new LinkedHashMap<>();
         for (Class<?> entity : streamed) {

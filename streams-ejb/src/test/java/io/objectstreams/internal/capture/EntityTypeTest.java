@@ -163,6 +163,31 @@ class EntityTypeTest {
         String label;
     }
 
+    @Entity
+    @Streamed(model = "test.Priced")
+    static class PricedByDecimal {
+        @Id
+        BigDecimal price;
+    }
+
+    @Entity
+    @Streamed(model = "test.Stamped")
+    static class StampedByTime {
+        @Id
+        java.time.LocalDateTime at;
+    }
+
+    @Test
+    void aSingleKeyOfATypeNoPathCanSpellIsRefusedNamingTheAttribute() {
+        // Issue 40 item 5: such a key deployed, then every event of the model resynced every set subscription.
+        for (Class<?> entity : List.of(PricedByDecimal.class, StampedByTime.class)) {
+            assertThatThrownBy(() -> JpaMembers.key(entity))
+                    .isInstanceOfSatisfying(StreamsException.class, e -> assertThat(e.code()).isEqualTo("capture_failed"))
+                    .hasMessageContaining(entity.getName()).hasMessageContaining(entity == PricedByDecimal.class
+                            ? "key price of type java.math.BigDecimal" : "key at of type java.time.LocalDateTime");
+        }
+    }
+
     @Test
     void persistentValueAndReferenceAttributesAreComparedCollectionsVersionAndTransientsAreNot() {
         EntityType type = EntityType.of(Parent.class);
