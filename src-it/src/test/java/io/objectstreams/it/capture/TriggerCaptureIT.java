@@ -190,6 +190,25 @@ class TriggerCaptureIT {
         return Long.parseLong(value("SELECT count(*) FROM streams_outbox WHERE model = 'it.Restored'"));
     }
 
+    /**
+     * Issue 40 item 7: {@code IS DISTINCT FROM} uses the type's equality, under which a case-only edit of a
+     * {@code citext} or case-insensitively collated column, or {@code '1 day'} made {@code '24 hours'}, is no
+     * change; the entity listener reports each, and so must the trigger.
+     */
+    @Test
+    void aChangeThatTheTypesEqualityCannotSeeIsStillReported() throws Exception {
+        sql("INSERT INTO it_label_t (id, name, span, title) VALUES (1, 'Ann', '1 day', 'Ann')"
+                + " ON CONFLICT (id) DO UPDATE SET name = 'Ann', span = '1 day', title = 'Ann'");
+        long mark = lastCursor();
+        sql("UPDATE it_label_t SET name = 'ann' WHERE id = 1");
+        sql("UPDATE it_label_t SET span = '24 hours' WHERE id = 1");
+        sql("UPDATE it_label_t SET title = 'ANN' WHERE id = 1");
+        sql("UPDATE it_label_t SET name = 'ann', span = '24 hours', title = 'ANN' WHERE id = 1");
+
+        assertThat(rowsOf("it.ItLabelT", mark)).extracting(r -> r[1] + " " + r[0] + " " + r[3]).containsExactly(
+                "updated 1 [name]", "updated 1 [span]", "updated 1 [title]");
+    }
+
     @Test
     void bulkStatementsWriteOneInsertEachAndAPartsStatementOneRowPerSubject() throws Exception {
         long twin = insertTwin("bulk", 0, null, null);

@@ -79,6 +79,12 @@ public final class Deployments {
                 "CREATE TABLE IF NOT EXISTS it_keyed_l (region varchar(16), number int, note varchar(100),"
                         + " PRIMARY KEY (region, number))",
                 "CREATE TABLE IF NOT EXISTS it_drift (id bigint PRIMARY KEY, note varchar(100))",
+                // Equal is not unchanged (TriggerCaptureIT): citext, interval, a nondeterministic collation.
+                "CREATE EXTENSION IF NOT EXISTS citext",
+                "DO $$ BEGIN CREATE COLLATION it_case_insensitive (provider = icu, locale = 'und-u-ks-level2',"
+                        + " deterministic = false); EXCEPTION WHEN duplicate_object THEN NULL; END $$",
+                "CREATE TABLE IF NOT EXISTS it_label_t (id bigint PRIMARY KEY, name citext, span interval,"
+                        + " title text COLLATE it_case_insensitive)",
                 "CREATE TABLE IF NOT EXISTS it_doc_reader (doc_id bigint NOT NULL, reader varchar(64) NOT NULL)",
                 "INSERT INTO it_owned (id, owner) VALUES (1, NULL), (2, 'alice') ON CONFLICT DO NOTHING",
                 // The soak's commit-time failure: a second key 0 breaks this constraint only when COMMIT checks it.

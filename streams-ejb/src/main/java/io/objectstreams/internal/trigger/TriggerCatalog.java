@@ -23,12 +23,13 @@ public final class TriggerCatalog {
      * statements resolve it), each with how its values compare: the type's name (a domain's base type), or
      * {@code composite}, or {@code array of} the element's.
      */
-    private static final String COLUMNS = "SELECT a.attname, CASE WHEN b.typtype = 'c' THEN 'composite'"
+    private static final String COLUMNS = "SELECT a.attname, CASE WHEN coll.collisdeterministic IS FALSE"
+            + " THEN 'nondeterministic' WHEN b.typtype = 'c' THEN 'composite'"
             + " WHEN b.typcategory = 'A' THEN 'array of ' || CASE WHEN e.typtype = 'c' THEN 'composite' ELSE e.typname END"
             + " ELSE b.typname END"
             + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
             + " JOIN pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END"
-            + " LEFT JOIN pg_type e ON e.oid = b.typelem"
+            + " LEFT JOIN pg_type e ON e.oid = b.typelem LEFT JOIN pg_collation coll ON coll.oid = a.attcollation"
             + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
 
     private static final String TRIGGERS = "SELECT t.tgname, t.tgenabled, obj_description(t.oid, 'pg_trigger')"

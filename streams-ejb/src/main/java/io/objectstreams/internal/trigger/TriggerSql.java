@@ -51,6 +51,13 @@ public final class TriggerSql {
     private static final Set<String> TEXT_COMPARED = Set.of("json", "xml", "point", "line", "polygon", "circle", "box",
             "path", "lseg", "composite");
 
+    /**
+     * Types whose equality is not identity: a case-only edit of {@code citext} or of text under a nondeterministic
+     * collation, or {@code '1 day'} made {@code '24 hours'}, is equal, yet the application reads another value, and
+     * the entity listener reports it. They are compared as their text, byte by byte ({@code COLLATE "C"}).
+     */
+    private static final Set<String> EQUAL_NOT_SAME = Set.of("citext", "interval", "nondeterministic");
+
     /** The longest name PostgreSQL keeps (NAMEDATALEN - 1), in bytes: a longer one is cut, silently. */
     private static final int MAX_NAME_BYTES = 63;
 
@@ -239,9 +246,14 @@ public final class TriggerSql {
 
     private static String rowOf(List<String> columns, String alias, Map<String, String> types) {
         Function<String, String> value = c -> alias + "." + Sql.identifier(c)
-                + (textCompared(types.getOrDefault(c, "")) ? "::text" : "");
+                + (sameOnlyAsText(types.getOrDefault(c, "")) ? "::text COLLATE \"C\""
+                : textCompared(types.getOrDefault(c, "")) ? "::text" : "");
         List<String> values = columns.stream().map(value).toList();
         return values.size() == 1 ? values.get(0) : "ROW(" + String.join(", ", values) + ")";
+    }
+
+    static boolean sameOnlyAsText(String type) {
+        return EQUAL_NOT_SAME.contains(type) || type.startsWith("array of ") && sameOnlyAsText(type.substring(9));
     }
 
     static boolean textCompared(String type) {

@@ -192,6 +192,12 @@ class TableMappingsTest {
         assertThat(TriggerSql.textCompared("array of json")).isTrue();
         assertThat(TriggerSql.textCompared("composite")).isTrue();
         assertThat(TriggerSql.textCompared("array of composite")).isTrue();
+        // Equal under the type's own equality, yet another value: compared as text, byte by byte (issue 40 item 7).
+        assertThat(TriggerSql.sameOnlyAsText("citext")).isTrue();
+        assertThat(TriggerSql.sameOnlyAsText("interval")).isTrue();
+        assertThat(TriggerSql.sameOnlyAsText("nondeterministic")).isTrue();
+        assertThat(TriggerSql.sameOnlyAsText("array of citext")).isTrue();
+        assertThat(TriggerSql.sameOnlyAsText("text")).isFalse();
         assertThat(TriggerSql.textCompared("jsonb")).isFalse();
         assertThat(TriggerSql.textCompared("array of int4")).isFalse();
     }
