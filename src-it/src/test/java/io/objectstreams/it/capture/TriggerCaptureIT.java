@@ -209,6 +209,45 @@ class TriggerCaptureIT {
                 "updated 1 [name]", "updated 1 [span]", "updated 1 [title]");
     }
 
+    /**
+     * Issue 40 item 6 (G16): statement triggers fire only for the table a statement names, so a write naming a
+     * partition or an inheritance child of a trigger-captured table went uncaptured, and nothing noticed. Each
+     * descendant gets capture triggers of its own, and one created while the application runs is followed by the
+     * check (every second in this suite).
+     */
+    @Test
+    void writesNamingAPartitionOrAnInheritanceChildAreCapturedAndANewOneIsFollowed() throws Exception {
+        long first = Long.parseLong(value("SELECT coalesce(max(id), 0) + 1 FROM it_activity_t WHERE id < 1000000"));
+        long mark = lastCursor();
+        sql("INSERT INTO it_activity_t (id, note) VALUES (" + first + ", 'through the parent')");
+        sql("INSERT INTO it_activity_t_low (id, note) VALUES (" + (first + 1) + ", 'naming the partition')");
+        sql("UPDATE it_activity_t_low SET note = 'edited' WHERE id = " + (first + 1));
+
+        sql("CREATE TABLE IF NOT EXISTS it_activity_t_high PARTITION OF it_activity_t"
+                + " FOR VALUES FROM (1000000) TO (2000000)");
+        awaitCaptureTriggers("it_activity_t_high");
+        long high = Long.parseLong(value("SELECT coalesce(max(id), 999999) + 1 FROM it_activity_t_high"));
+        sql("INSERT INTO it_activity_t_high (id, note) VALUES (" + high + ", 'a partition attached later')");
+
+        sql("CREATE TABLE IF NOT EXISTS it_twin_t_kid () INHERITS (it_twin_t)");
+        awaitCaptureTriggers("it_twin_t_kid");
+        // A child table inherits the columns, not the identity: its ids are drawn from the parent's sequence here.
+        long kid = insert("INSERT INTO it_twin_t_kid (id, title, amount) VALUES"
+                + " (nextval(pg_get_serial_sequence('it_twin_t', 'id')), 'kid', 1) RETURNING id");
+
+        assertThat(rowsOf("it.ItActivityT", mark)).extracting(r -> r[1] + " " + r[0] + " " + r[3]).containsExactly(
+                "created " + first + " []", "created " + (first + 1) + " []", "updated " + (first + 1) + " [note]",
+                "created " + high + " []");
+        assertThat(rowsOf(TRIGGER, mark)).extracting(r -> r[1] + " " + r[0]).contains("created " + kid);
+        awaitReady(true, null);
+    }
+
+    private static void awaitCaptureTriggers(String table) {
+        await("capture triggers on " + table).atMost(Duration.ofSeconds(30)).until(() -> "5".equals(value(
+                "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass('" + table + "')"
+                        + " AND tgname LIKE 'streams\\_capture\\_%'")));
+    }
+
     @Test
     void bulkStatementsWriteOneInsertEachAndAPartsStatementOneRowPerSubject() throws Exception {
         long twin = insertTwin("bulk", 0, null, null);

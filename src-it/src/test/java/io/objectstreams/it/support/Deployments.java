@@ -79,6 +79,9 @@ public final class Deployments {
                 "CREATE TABLE IF NOT EXISTS it_keyed_l (region varchar(16), number int, note varchar(100),"
                         + " PRIMARY KEY (region, number))",
                 "CREATE TABLE IF NOT EXISTS it_drift (id bigint PRIMARY KEY, note varchar(100))",
+                // A partitioned trigger-captured table and its first partition (TriggerCaptureIT).
+                "CREATE TABLE IF NOT EXISTS it_activity_t (id bigint PRIMARY KEY, note text) PARTITION BY RANGE (id)",
+                "CREATE TABLE IF NOT EXISTS it_activity_t_low PARTITION OF it_activity_t FOR VALUES FROM (0) TO (1000000)",
                 // Equal is not unchanged (TriggerCaptureIT): citext, interval, a nondeterministic collation.
                 "CREATE EXTENSION IF NOT EXISTS citext",
                 "DO $$ BEGIN CREATE COLLATION it_case_insensitive (provider = icu, locale = 'und-u-ks-level2',"

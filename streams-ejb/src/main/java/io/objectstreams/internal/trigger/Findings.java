@@ -16,6 +16,8 @@ public final class Findings {
     private final List<String> warnings = new ArrayList<>();
     /** Triggers installed from another mapping, by table and trigger: warnings until they have lasted too long. */
     private final Map<String, String> outdated = new LinkedHashMap<>();
+    /** Partitions and inheritance children with no capture trigger at all: new ones, which the check may install. */
+    private final List<String> bare = new ArrayList<>();
 
     void problem(String text) {
         problems.add(text);
@@ -27,6 +29,15 @@ public final class Findings {
 
     void outdated(String trigger, String text) {
         outdated.put(trigger, text);
+    }
+
+    void bare(String table) {
+        bare.add(table);
+    }
+
+    /** Partitions and inheritance children of captured tables that carry no capture trigger yet. */
+    public List<String> bare() {
+        return List.copyOf(bare);
     }
 
     /** The triggers installed from another mapping, by table and trigger name, each with its finding. */

@@ -62,6 +62,8 @@ public class TriggerCapture {
     private volatile String lastLogged = "";
     private final Supplier<CaptureReport> source = () -> report;
     private ScheduledFuture<?> clock;
+    /** The last check found a partition or inheritance child with no capture trigger yet. */
+    private boolean bare;
     /** What the deployment could not check (a JPA provider that cannot be asked), a warning in every report. */
     private List<String> unchecked = List.of();
 
@@ -135,9 +137,12 @@ public class TriggerCapture {
         try (Connection connection = config.dataSource().getConnection()) {
             String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
             for (TableMapping mapping : captured) {
-                for (String statement : sql(mapping, TriggerCatalog.columnTypes(connection, mapping), outbox).install()) {
-                    script.append(statement).append(";\n");
+                TriggerSql sql = sql(mapping, TriggerCatalog.columnTypes(connection, mapping), outbox);
+                List<String> statements = new ArrayList<>(sql.install());
+                for (String descendant : Descendants.of(connection, mapping.qualifiedTable())) {
+                    statements.addAll(sql.installOn(descendant));
                 }
+                statements.forEach(statement -> script.append(statement).append(";\n"));
             }
         }
         return script.append("COMMIT;\n").toString();
@@ -159,6 +164,7 @@ public class TriggerCapture {
                 TriggerCatalog.strays(connection, entity.getKey(), entity.getValue(), findings);
             }
             checked = graced(findings);
+            bare = !findings.bare().isEmpty();
             lastFailure = null;
             report = checked;
         } catch (SQLException | RuntimeException e) {
@@ -229,6 +235,11 @@ public class TriggerCapture {
     private void checkQuietly() {
         try {
             check();
+            if (bare && config.migrateSchema()) {
+                // A partition attached, or a child table created, since the last check: capture it too (G16).
+                install();
+                check();
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Checking the capture triggers failed", e); // never thrown: the clock would stop
         }

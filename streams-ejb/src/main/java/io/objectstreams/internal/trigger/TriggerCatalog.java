@@ -78,7 +78,8 @@ public final class TriggerCatalog {
     /**
      * What stands between the table and capture by {@code sql}: a problem when some writes would not be captured
      * (a trigger missing or disabled, a table or column gone), a warning when they are captured by a trigger
-     * installed from another mapping. Nothing when its four triggers are installed, enabled and current.
+     * installed from another mapping. Nothing when its four triggers are installed, enabled and current, on the table and on each of its partitions
+     * and inheritance children.
      * {@code types} are the table's columns ({@link #columnTypes}).
      */
     public static void check(Connection connection, TableMapping mapping, Map<String, String> types, TriggerSql sql,
@@ -95,6 +96,21 @@ public final class TriggerCatalog {
                     + " names), then reinstall its capture triggers");
             return;
         }
+        checkTriggers(connection, table, mapping, sql, findings);
+        for (String descendant : Descendants.of(connection, table)) {
+            if (triggers(connection, descendant).isEmpty()) {
+                findings.bare(descendant);
+                findings.problem("table " + descendant + ", a partition or inheritance child of " + table + ", has no"
+                        + " capture triggers: writes naming it are not captured; " + installHint());
+            } else {
+                checkTriggers(connection, descendant, mapping, sql, findings);
+            }
+        }
+    }
+
+    /** The five capture triggers of {@code table} (the mapping's own, or a descendant of it): there, enabled, current. */
+    private static void checkTriggers(Connection connection, String table, TableMapping mapping, TriggerSql sql,
+                                      Findings findings) throws SQLException {
         Map<String, String[]> found = triggers(connection, table);
         for (String trigger : TriggerSql.TRIGGERS) {
             String[] state = found.get(trigger);
@@ -146,6 +162,11 @@ public final class TriggerCatalog {
             }
             for (String step : sql.install()) {
                 statement.execute(step);
+            }
+            for (String descendant : Descendants.of(connection, mapping.qualifiedTable())) {
+                for (String step : sql.installOn(descendant)) {
+                    statement.execute(step);
+                }
             }
             connection.commit();
             return true;

@@ -116,10 +116,20 @@ public final class TriggerSql {
 
     /** Every statement that installs (or replaces) this table's capture, in order; for a script or one transaction. */
     public List<String> install() {
-        String table = mapping.qualifiedTable();
         List<String> statements = new ArrayList<>();
         statements.add("CREATE OR REPLACE FUNCTION " + functionName() + "() RETURNS trigger LANGUAGE plpgsql AS $streams$\n"
                 + body + "$streams$");
+        statements.addAll(installOn(mapping.qualifiedTable()));
+        return statements;
+    }
+
+    /**
+     * The triggers that capture writes naming {@code table}: this table, or one of its partitions or inheritance
+     * children, whose statements fire only their own triggers. A descendant's run this table's function, which
+     * reads the columns it shares with this table.
+     */
+    public List<String> installOn(String table) {
+        List<String> statements = new ArrayList<>();
         String[] clauses = {"AFTER INSERT ON " + table + " REFERENCING NEW TABLE AS streams_new",
                 "AFTER UPDATE ON " + table + " REFERENCING OLD TABLE AS streams_old NEW TABLE AS streams_new",
                 "AFTER DELETE ON " + table + " REFERENCING OLD TABLE AS streams_old",
