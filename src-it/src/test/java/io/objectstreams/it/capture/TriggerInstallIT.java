@@ -85,6 +85,84 @@ class TriggerInstallIT {
         }
     }
 
+    /**
+     * Issue 40 item 9 (G16): in a rolling deploy, an instance of the previous version that restarts must not put its
+     * older mapping back over the newer one while an instance of the newer one runs (before, it did, and attributes
+     * only the new mapping compares went unreported); once no instance of the newer one is seen, a rollback installs.
+     */
+    @Test
+    void anOlderMappingNeverReplacesANewerOneWhileAnInstanceOfTheNewerRuns() throws Exception {
+        TableMapping newer = new TableMapping("it.Locked", null, "it_install", List.of("id"), "it.Locked", "object",
+                false, List.of("id", "body", "tags"), Map.of("body", List.of("body")));
+        try (Connection c = TestDatabase.connect()) {
+            TriggerSql old = sql(c);
+            TriggerSql next = new TriggerSql(newer, TriggerCatalog.columnTypes(c, newer), "object_streams_events",
+                    TriggerCatalog.outbox(c));
+            TriggerCatalog.install(c, MAPPING, old, Duration.ofSeconds(5));
+            TriggerCatalog.running(c, MAPPING, old, Duration.ofMinutes(1));
+            // The new version deploys: its mapping replaces the old one, and its instances keep saying they run.
+            assertThat(TriggerCatalog.install(c, newer, next, Duration.ofSeconds(5))).isTrue();
+            TriggerCatalog.running(c, newer, next, Duration.ofMinutes(1));
+            assertThat(installedHash()).isEqualTo(next.hash());
+
+            // An instance of the old version restarts: its install leaves the newer mapping in place.
+            assertThat(TriggerCatalog.install(c, MAPPING, old, Duration.ofSeconds(5))).isFalse();
+            assertThat(installedHash()).as("the newer mapping stays").isEqualTo(next.hash());
+
+            // No instance of the newer mapping has said it runs for a while: a rollback installs the old one.
+            sql("UPDATE streams_capture_mapping SET running_until = now() - interval '1 second'"
+                    + " WHERE hash = '" + next.hash() + "'");
+            assertThat(TriggerCatalog.install(c, MAPPING, old, Duration.ofSeconds(5))).isTrue();
+            assertThat(installedHash()).isEqualTo(old.hash());
+        } finally {
+            freshTable();
+        }
+    }
+
+    /**
+     * Issue 40 item 9: the check compared trigger names and comments only, so a function body replaced, or a trigger
+     * made to fire on another event, under the same comment passed as current.
+     */
+    @Test
+    void aFunctionBodyOrATriggerKindChangedUnderTheSameCommentIsAProblem() throws Exception {
+        try (Connection c = TestDatabase.connect()) {
+            TriggerSql sql = sql(c);
+            TriggerCatalog.install(c, MAPPING, sql, Duration.ofSeconds(5));
+            assertThat(findings(c).problems()).isEmpty();
+            String function = value("SELECT tgfoid::regproc::text FROM pg_trigger WHERE tgrelid = 'it_install'::regclass"
+                    + " AND tgname = 'streams_capture_insert'");
+            sql("CREATE OR REPLACE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL;"
+                    + " END $$");
+            assertThat(findings(c).problems()).anySatisfy(p -> assertThat(p).contains("streams_capture_insert")
+                    .contains("runs a function"));
+            TriggerCatalog.install(c, MAPPING, sql, Duration.ofSeconds(5));
+            assertThat(findings(c).problems()).isEmpty();
+
+            String comment = value("SELECT obj_description(oid, 'pg_trigger') FROM pg_trigger"
+                    + " WHERE tgrelid = 'it_install'::regclass AND tgname = 'streams_capture_update'");
+            sql("DROP TRIGGER streams_capture_update ON it_install");
+            sql("CREATE TRIGGER streams_capture_update AFTER INSERT ON it_install REFERENCING NEW TABLE AS streams_new"
+                    + " FOR EACH STATEMENT EXECUTE FUNCTION " + function + "()");
+            sql("COMMENT ON TRIGGER streams_capture_update ON it_install IS '" + comment + "'");
+            assertThat(findings(c).problems()).anySatisfy(p -> assertThat(p).contains("streams_capture_update")
+                    .contains("fires"));
+        } finally {
+            freshTable();
+        }
+    }
+
+    /** The table again, with no trigger and no row, for the next test. */
+    private static void freshTable() throws SQLException {
+        sql("DELETE FROM streams_outbox WHERE model = 'it.Locked'");
+        sql("DROP TABLE it_install");
+        sql("CREATE TABLE it_install (id bigint PRIMARY KEY, body json, tags json[])");
+    }
+
+    private static String installedHash() throws SQLException {
+        return value("SELECT substring(obj_description(oid, 'pg_trigger') from 'capture (.*)$') FROM pg_trigger"
+                + " WHERE tgrelid = 'it_install'::regclass AND tgname = 'streams_capture_insert'");
+    }
+
     @Test
     void theColumnsAreThoseOfTheTableTheSearchPathFinds() throws Exception {
         sql("CREATE SCHEMA it_elsewhere");

@@ -104,7 +104,7 @@ public class TriggerCapture {
         listenerTables = Map.copyOf(byListener);
         check();
         if ((!report.ok() || !outdatedSince.isEmpty()) && !captured.isEmpty() && config.migrateSchema()) {
-            install();
+            CaptureInstalls.installAll(config, captured);
             check();
         }
         HealthRegistry.application().register(HealthRegistry.CAPTURE, source);
@@ -158,7 +158,9 @@ public class TriggerCapture {
             String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
             for (TableMapping mapping : captured) {
                 Map<String, String> types = TriggerCatalog.columnTypes(connection, mapping);
-                TriggerCatalog.check(connection, mapping, types, sql(mapping, types, outbox), findings);
+                TriggerSql sql = sql(mapping, types, outbox);
+                TriggerCatalog.check(connection, mapping, types, sql, findings);
+                sayRunning(connection, mapping, sql);
             }
             for (Map.Entry<String, String> entity : listenerTables.entrySet()) {
                 TriggerCatalog.strays(connection, entity.getKey(), entity.getValue(), findings);
@@ -169,7 +171,7 @@ public class TriggerCapture {
             report = checked;
         } catch (SQLException | RuntimeException e) {
             // Health is public: the error's text (hosts, SQL) goes to the log only, once per kind of failure.
-            String kind = failure(e);
+            String kind = Sql.failure(e);
             LOG.log(kind.equals(lastFailure) ? Level.FINE : Level.WARNING, "Checking the capture triggers failed", e);
             lastFailure = kind;
             String failed = "the capture triggers could not be checked (" + kind + "); the error is in the server log";
@@ -221,15 +223,25 @@ public class TriggerCapture {
         }
     }
 
-    private static String failure(Exception e) {
-        return e instanceof SQLException sql && sql.getSQLState() != null ? "SQLState " + sql.getSQLState()
-                : e.getClass().getSimpleName();
-    }
-
     private static List<String> append(List<String> list, String item) {
         List<String> longer = new ArrayList<>(list);
         longer.add(item);
         return longer;
+    }
+
+    /**
+     * Tells other instances that one running this mapping runs, until a little after the next check would say it
+     * again: no older mapping replaces it meanwhile. Best effort: without the right to write the registry, a restarting
+     * older instance may put its triggers back, which the check then reports.
+     */
+    private void sayRunning(Connection connection, TableMapping mapping, TriggerSql sql) {
+        Duration every = CaptureSettings.from(config.values()).checkInterval();
+        Duration window = every.isZero() ? Duration.ofMinutes(10) : every.multipliedBy(3).plusSeconds(5);
+        try {
+            TriggerCatalog.running(connection, mapping, sql, window);
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "Could not note that this mapping of " + mapping.qualifiedTable() + " runs", e);
+        }
     }
 
     private void checkQuietly() {
@@ -237,42 +249,12 @@ public class TriggerCapture {
             check();
             if (bare && config.migrateSchema()) {
                 // A partition attached, or a child table created, since the last check: capture it too (G16).
-                install();
+                CaptureInstalls.installAll(config, captured);
                 check();
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Checking the capture triggers failed", e); // never thrown: the clock would stop
         }
-    }
-
-    /**
-     * Installs, table by table, what the check found missing or from another mapping; each table in its own
-     * transaction, so one locked table leaves the others installed.
-     */
-    private void install() {
-        Duration lockTimeout = CaptureSettings.from(config.values()).installLockTimeout();
-        int installed = 0;
-        try (Connection connection = config.dataSource().getConnection()) {
-            String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
-            for (TableMapping mapping : captured) {
-                Map<String, String> types = TriggerCatalog.columnTypes(connection, mapping);
-                if (types.isEmpty() || !mapping.columns().stream().allMatch(types::containsKey)) {
-                    continue; // the check names what is wrong with the table; installing cannot fix it
-                }
-                try {
-                    TriggerSql sql = sql(mapping, types, outbox);
-                    installed += TriggerCatalog.install(connection, mapping, sql, lockTimeout) ? 1 : 0;
-                } catch (SQLException e) {
-                    LOG.log(Level.WARNING, "Object Streams could not install the capture triggers of table "
-                            + mapping.qualifiedTable() + " (" + failure(e) + ", within streams.capture.install-lock-timeout="
-                            + lockTimeout + " for its locks); " + TriggerCatalog.installHint(), e);
-                }
-            }
-        } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.SEVERE, "Object Streams could not install its capture triggers; " + TriggerCatalog.installHint(), e);
-        }
-        int count = installed;
-        LOG.info(() -> "Object Streams installed the capture triggers of " + count + " table(s)");
     }
 
     private TriggerSql sql(TableMapping mapping, Map<String, String> types, String outbox) {

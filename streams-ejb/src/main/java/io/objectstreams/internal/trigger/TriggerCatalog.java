@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.logging.Logger;
 
 /**
  * What the database holds of trigger capture, against what the mappings ask: the captured tables and their
@@ -32,9 +34,12 @@ public final class TriggerCatalog {
             + " LEFT JOIN pg_type e ON e.oid = b.typelem LEFT JOIN pg_collation coll ON coll.oid = a.attcollation"
             + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
 
-    private static final String TRIGGERS = "SELECT t.tgname, t.tgenabled, obj_description(t.oid, 'pg_trigger')"
-            + " FROM pg_trigger t WHERE t.tgrelid = to_regclass(?) AND NOT t.tgisinternal"
-            + " AND t.tgname LIKE 'streams\\_capture\\_%'";
+    private static final String TRIGGERS = "SELECT t.tgname, t.tgenabled, obj_description(t.oid, 'pg_trigger'),"
+            + " t.tgtype::text, t.tgoldtable, t.tgnewtable, p.proname, p.prosrc"
+            + " FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE t.tgrelid = to_regclass(?)"
+            + " AND NOT t.tgisinternal AND t.tgname LIKE 'streams\\_capture\\_%'";
+
+    private static final Logger LOG = Logger.getLogger(TriggerCatalog.class.getName());
 
     /** Fixed: Object Streams' lock for installing triggers, beside the migration's. */
     private static final long INSTALL_LOCK = 0x0b5e_c7_5e_0002L;
@@ -127,7 +132,28 @@ public final class TriggerCatalog {
                         + mapping.entity() + " (" + state[1] + ", this deployment's is " + sql.hash() + "): writes are"
                         + " captured as that mapping says, as while two versions run side by side; once only this"
                         + " one runs, " + installHint());
+            } else {
+                checkKind(table, trigger, state, sql, findings);
             }
+        }
+    }
+
+    /**
+     * A trigger whose comment says it is current must also be what the comment says: the events it fires on, its
+     * transition tables, and the function it runs with that function's body. A comment proves nothing on its own.
+     */
+    private static void checkKind(String table, String trigger, String[] state, TriggerSql sql, Findings findings) {
+        int index = TriggerSql.TRIGGERS.indexOf(trigger);
+        String[] transitions = TriggerSql.TRANSITIONS.get(index);
+        boolean begin = index == TriggerSql.TRIGGERS.size() - 1;
+        if (Integer.parseInt(state[2]) != TriggerSql.KINDS.get(index) || !Objects.equals(transitions[0], state[3])
+                || !Objects.equals(transitions[1], state[4])) {
+            findings.problem("trigger " + trigger + " on " + table + " fires on other events or with other transition"
+                    + " tables than Object Streams installs: its writes may not be captured; " + installHint());
+        } else if (begin ? !"streams_capture_begin".equals(state[5]) : !("\n" + sql.body()).equals(state[6])) {
+            findings.problem("trigger " + trigger + " on " + table + " runs a function (" + state[5] + ") that is not"
+                    + " the one Object Streams installs for this mapping: its writes may not be captured; "
+                    + installHint());
         }
     }
 
@@ -156,8 +182,17 @@ public final class TriggerCatalog {
             statement.execute("SELECT pg_advisory_xact_lock(" + INSTALL_LOCK + ")");
             Findings now = new Findings();
             check(connection, mapping, columnTypes(connection, mapping), sql, now);
-            if (now.problems().isEmpty() && now.outdated().isEmpty()) {
-                connection.rollback();
+            MappingRegistry.seen(connection, mapping.qualifiedTable(), sql.hash());
+            String installed = installedHash(connection, mapping.qualifiedTable());
+            boolean newerRuns = installed != null && !installed.equals(sql.hash())
+                    && MappingRegistry.newerRunning(connection, mapping.qualifiedTable(), sql.hash(), installed);
+            if (now.problems().isEmpty() && now.outdated().isEmpty() || newerRuns) {
+                if (newerRuns) {
+                    LOG.warning(() -> "Object Streams leaves the capture triggers of " + mapping.qualifiedTable()
+                            + " as a newer mapping installed them (" + installed + ", this deployment's " + sql.hash()
+                            + " is older) while an instance running it runs; once none does, this one installs its own");
+                }
+                connection.commit(); // what was seen is kept
                 return false;
             }
             for (String step : sql.install()) {
@@ -178,6 +213,20 @@ public final class TriggerCatalog {
         }
     }
 
+    /** Records that an instance running {@code sql}'s mapping runs, for {@code window} from now. */
+    public static void running(Connection connection, TableMapping mapping, TriggerSql sql, Duration window)
+            throws SQLException {
+        MappingRegistry.running(connection, mapping.qualifiedTable(), sql.hash(), window);
+    }
+
+    /** The mapping hash the table's insert trigger was installed with, from its comment; null without one. */
+    private static String installedHash(Connection connection, String table) throws SQLException {
+        String[] insert = triggers(connection, table).get(TriggerSql.TRIGGERS.get(0));
+        String comment = insert == null ? null : insert[1];
+        return comment != null && comment.startsWith(TriggerSql.MARK) ? comment.substring(TriggerSql.MARK.length())
+                : null;
+    }
+
     /** By name, each capture trigger's {@code tgenabled} and comment. */
     private static Map<String, String[]> triggers(Connection connection, String qualifiedTable) throws SQLException {
         Map<String, String[]> found = new LinkedHashMap<>();
@@ -185,7 +234,8 @@ public final class TriggerCatalog {
             query.setString(1, qualifiedTable);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    found.put(rows.getString(1), new String[] {rows.getString(2), rows.getString(3)});
+                    found.put(rows.getString(1), new String[] {rows.getString(2), rows.getString(3), rows.getString(4),
+                            rows.getString(5), rows.getString(6), rows.getString(7), rows.getString(8)});
                 }
             }
         }

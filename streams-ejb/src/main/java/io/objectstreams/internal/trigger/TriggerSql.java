@@ -38,6 +38,15 @@ public final class TriggerSql {
     static final List<String> TRIGGERS = List.of("streams_capture_insert", "streams_capture_update",
             "streams_capture_delete", "streams_capture_truncate", "streams_capture_begin");
 
+    /**
+     * What each of {@link #TRIGGERS} fires on, as {@code pg_trigger.tgtype} encodes it (statement level; insert 4,
+     * delete 8, update 16, truncate 32; before 2), and the transition tables it names (old, new; null for none).
+     */
+    static final List<Integer> KINDS = List.of(4, 16, 8, 32, 2 | 4);
+    static final List<String[]> TRANSITIONS = List.of(new String[] {null, "streams_new"},
+            new String[] {"streams_old", "streams_new"}, new String[] {"streams_old", null}, new String[] {null, null},
+            new String[] {null, null});
+
     /** How the comment on each trigger begins; the hash follows. */
     static final String MARK = "object-streams capture ";
 
@@ -89,6 +98,11 @@ public final class TriggerSql {
 
     public String hash() {
         return hash;
+    }
+
+    /** The body of the table's function, as PostgreSQL keeps it ({@code pg_proc.prosrc}). */
+    String body() {
+        return body;
     }
 
     /**

@@ -57,3 +57,15 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+-- The capture mappings deployments have installed, by table: when each was first seen, and until when an instance
+-- running it last said it runs. In a rolling deploy an instance of the previous version that restarts must not put
+-- its older mapping back over the newer one while an instance of the newer one runs; once none does (a rollback),
+-- it may.
+CREATE TABLE IF NOT EXISTS streams_capture_mapping (
+    table_name    text        NOT NULL,
+    hash          text        NOT NULL,
+    first_seen    timestamptz NOT NULL DEFAULT clock_timestamp(),
+    running_until timestamptz,
+    PRIMARY KEY (table_name, hash)
+);
