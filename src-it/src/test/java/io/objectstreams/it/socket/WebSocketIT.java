@@ -206,6 +206,44 @@ class WebSocketIT {
         }
     }
 
+    /**
+     * Issue 40 item 4 (G16): a pk that is a key of its model spelled another way ("007" for 7) reached no object,
+     * filter or model subscription, and nobody was told. A publish is spelled as capture spells it before the row is
+     * written (one that can be no key is refused, named); a row written so by hand is delivered under that spelling.
+     */
+    @Test
+    void aKeySpelledAnotherWayReachesItsSubscriptionsAndOneThatCanBeNoKeyIsRefusedAtPublish() throws Exception {
+        long id = aliceOrder();
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            assertThat(alice.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"subscription_id\":\"all\"}").next().getString("type")).isEqualTo("subscribed");
+            assertThat(alice.send(subscribe(id, "one")).next().getString("type")).isEqualTo("subscribed");
+
+            StoreClient.Reply published = StoreClient.as("alice", base).post("api/it/capture/publish-order-as?id=" + id
+                    + "&pk=00" + id, null);
+            assertThat(published.status()).as(published.raw()).isEqualTo(200);
+            assertThat(Outbox.since(0).stream().filter(r -> r.pk().equals("00" + id))).as("written as 7, not 007")
+                    .isEmpty();
+            assertBothTold(alice, id);
+
+            try (java.sql.Connection db = TestDatabase.connect()) {
+                io.objectstreams.it.support.OutboxWriters.insert(db, MODEL, "+" + id);
+            }
+            assertBothTold(alice, id);
+        }
+        StoreClient.Reply refused = StoreClient.as("alice", base).post("api/it/capture/publish-order-as?id=" + id
+                + "&pk=x" + id, null);
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.object().getString("code")).isEqualTo("invalid_pk");
+    }
+
+    private static void assertBothTold(StreamClient alice, long id) throws InterruptedException {
+        List<JsonObject> told = List.of(alice.next(), alice.next());
+        assertThat(told).extracting(m -> m.getString("subscription_id")).containsExactlyInAnyOrder("all", "one");
+        assertThat(told).extracting(m -> m.getString("type")).containsOnly("event");
+        assertThat(told).extracting(m -> m.getJsonObject("subject").getString("pk")).containsOnly(Long.toString(id));
+    }
+
     @Test
     void missingMoreThanTheReplayLimitAsksForAResync() throws Exception {
         long id = aliceOrder();

@@ -36,11 +36,14 @@ final class EntityType {
     final Attribute id;
     /** The key's parts, read from the {@code @EmbeddedId}'s value, or from the entity with an {@code @IdClass}. */
     private final List<Attribute> keyParts;
+    /** The Java types of the key's parts, in order. */
+    private final List<Class<?>> keyTypes;
     final Optional<Attribute> subject;
     final List<Attribute> attributes;
 
     private EntityType(Class<?> entityClass, String model, String facet, Attribute id, List<Attribute> keyParts,
-                       Optional<Attribute> subject, List<Attribute> attributes) {
+                       List<Class<?>> keyTypes, Optional<Attribute> subject, List<Attribute> attributes) {
+        this.keyTypes = keyTypes;
         this.entityClass = entityClass;
         this.model = model;
         this.facet = facet;
@@ -79,6 +82,25 @@ final class EntityType {
                     + ": its id is still null when the transaction completes");
         }
         return value.toString();
+    }
+
+    /**
+     * A pk of this entity as capture spells it ({@code "7"} for {@code "007"} or {@code "+7"}, a UUID in lower case, a
+     * composite key with one space after each comma), or {@code null} when it can be no key of this entity.
+     */
+    String canonical(String pk) {
+        List<Class<?>> types = keyTypes();
+        if (types.size() > 1) {
+            Object[] parts = SubjectPk.parse(pk, types);
+            return parts == null ? null : SubjectPk.of(parts);
+        }
+        Object key = SubjectPk.parse(pk, types.get(0));
+        return key == null ? null : key.toString();
+    }
+
+    /** The Java types of the key's parts, in order. */
+    List<Class<?>> keyTypes() {
+        return keyTypes;
     }
 
     /** A part's subject as model and pk, or null when it is attached to none. */
@@ -170,7 +192,8 @@ final class EntityType {
                             + streamed.subject() + "\") on " + entityClass.getName()
                             + " must name a to-one relationship attribute of that entity")));
         }
-        return new EntityType(entityClass, model, facet, id, List.copyOf(keyParts), subject, List.copyOf(attributes));
+        return new EntityType(entityClass, model, facet, id, List.copyOf(keyParts), key.types(), subject,
+                List.copyOf(attributes));
     }
 
     private static String modelLabel(Class<?> entityClass, Streamed streamed) {

@@ -44,6 +44,9 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     @Inject
     CaptureModes modes;
 
+    @Inject
+    StreamedModels models;
+
     /** Where each loaded part was attached, for the transaction that moves or detaches it later (G16). */
     private final PartSubjects partSubjects = new PartSubjects();
 
@@ -90,8 +93,9 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
             throw new StreamsException("no_transaction", "StreamsPublisher.publish needs an active JTA transaction;"
                     + " call it from a transactional business method so the event commits or rolls back with the write");
         }
+        SourceEvent spelled = models.canonical(event); // one spelling of a key, whoever writes the row (G16)
         ActionContext action = action();
-        changes().published(event, action.actor(), action.correlationId());
+        changes().published(spelled, action.actor(), action.correlationId());
     }
 
     private boolean isActive() {

@@ -3,6 +3,7 @@ package io.objectstreams.internal.trigger;
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.capture.CaptureModes;
 import io.objectstreams.internal.capture.JpaMembers;
+import io.objectstreams.internal.capture.StreamedModels;
 import io.objectstreams.internal.config.CaptureSettings;
 import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.health.CaptureReport;
@@ -46,6 +47,9 @@ public class TriggerCapture {
     @Inject
     CaptureModes modes;
 
+    @Inject
+    StreamedModels models;
+
     @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
     ManagedScheduledExecutorService timers;
 
@@ -85,6 +89,7 @@ public class TriggerCapture {
         for (Class<?> entity : streamed) {
             JpaMembers.key(entity); // a key no capture path can spell alike fails deployment, naming it (G16)
         }
+        models.register(streamed);
         List<TableMapping> byTrigger = new ArrayList<>();
         Map<String, String> byListener = new LinkedHashMap<>();
         for (Class<?> entity : streamed) {

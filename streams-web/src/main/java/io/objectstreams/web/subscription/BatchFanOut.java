@@ -2,7 +2,6 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.EventOperation;
-import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.StreamGap;
@@ -92,15 +91,16 @@ final class BatchFanOut {
     private void fanOut(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
         // A truncated model's subscriptions resync past the batch and get none of its other events (G10); so do the set
         // subscriptions of a model with an event whose pk can be no key of it, which no visibility check can decide.
-        Set<String> truncated = Truncations.models(batch.events());
-        Set<String> undecidable = Truncations.undecidable(batch.events(), visibility::canonicalPk);
+        List<StreamEvent> all = PkSpellings.spelled(batch.events(), visibility::canonicalPk);
+        Set<String> truncated = Truncations.models(all);
+        Set<String> undecidable = Truncations.undecidable(all, visibility::canonicalPk);
         if (!truncated.isEmpty()) {
             resync(Truncations.owed(sessions, truncated), batch.lastCursor(), ResyncReason.TRUNCATED, ended);
         }
         if (!undecidable.isEmpty()) {
             resync(Truncations.owed(sessions, undecidable, true), batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
         }
-        Relevant relevant = relevant(Truncations.without(batch.events(), truncated,
+        Superseded relevant = Superseded.of(Truncations.without(all, truncated,
                 undecidable.isEmpty() ? null : visibility::canonicalPk));
         List<StreamEvent> events = relevant.events();
         // The subjects each scope must be decided for. A set, or model, subscription is concerned by every event of
@@ -155,47 +155,6 @@ final class BatchFanOut {
             }
         });
         resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
-    }
-
-    /**
-     * The batch without the events a later delete in the same batch supersedes. Membership is decided against
-     * the database as it is now, where a deleted object no longer exists: its earlier events could only be
-     * reported as leaving the set. Dropping them, the delete reaches whoever had the object (as {@code deleted}),
-     * and an object created and deleted within one batch, which nobody was told about, has no effect. Each delete
-     * keeps the transactions of the events it superseded ({@link Subscription#unaccounted}); none when one of them
-     * created the object, which then nobody can have held before the batch.
-     */
-    private static Relevant relevant(List<StreamEvent> batch) {
-        Map<ObjectRef, Long> deletedAt = new HashMap<>();
-        for (StreamEvent event : batch) {
-            if (event.op() == EventOperation.DELETED) {
-                deletedAt.put(event.subject(), event.cursor());
-            }
-        }
-        if (deletedAt.isEmpty()) {
-            return new Relevant(batch, Map.of());
-        }
-        List<StreamEvent> kept = new ArrayList<>();
-        Map<ObjectRef, long[]> superseded = new HashMap<>();
-        for (StreamEvent event : batch) {
-            if (event.op() == EventOperation.DELETED || event.cursor() > deletedAt.getOrDefault(event.subject(), 0L)) {
-                kept.add(event);
-            } else {
-                long[] before = superseded.getOrDefault(event.subject(), Delivery.NONE);
-                superseded.put(event.subject(), event.op() == EventOperation.CREATED || before == null ? null
-                        : java.util.stream.LongStream.concat(java.util.Arrays.stream(before),
-                                java.util.stream.LongStream.of(event.transactionId())).toArray());
-            }
-        }
-        return new Relevant(kept, superseded);
-    }
-
-    /** A batch's events, and for each subject deleted in it the transactions of its superseded events. */
-    private record Relevant(List<StreamEvent> events, Map<ObjectRef, long[]> superseded) {
-        long[] supersededBy(StreamEvent event) {
-            long[] transactions = event.op() == EventOperation.DELETED ? superseded.get(event.subject()) : null;
-            return transactions == null ? Delivery.NONE : transactions;
-        }
     }
 
     /** A test's deliberate defect ({@link DeliveryFaults}): an unreadable object's event for a model subscription. */

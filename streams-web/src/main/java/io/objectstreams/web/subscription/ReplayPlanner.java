@@ -163,6 +163,7 @@ class ReplayPlanner {
             if (rows == null) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_PRUNED);
             }
+            rows = PkSpellings.spelled(rows, visibility::canonicalPk);
             if (Truncations.any(rows)) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.TRUNCATED);
             }

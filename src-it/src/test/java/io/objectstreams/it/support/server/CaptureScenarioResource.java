@@ -31,7 +31,7 @@ public class CaptureScenarioResource {
     @Path("{scenario}")
     public Response run(@PathParam("scenario") String scenario, @QueryParam("id") Long id,
                         @QueryParam("count") Integer count, @QueryParam("to") Long to,
-                        @QueryParam("owner") String owner) {
+                        @QueryParam("owner") String owner, @QueryParam("pk") String pk) {
         try {
             Object result = switch (scenario) {
                 case "create-then-fail" -> scenarios.createThenFailAfterFlush();
@@ -47,6 +47,7 @@ public class CaptureScenarioResource {
                 case "remove-line" -> run(() -> scenarios.removeFirstLine(id));
                 case "remove-part-with-helper" -> run(() -> scenarios.removePartWithHelper(id));
                 case "twins-with-part" -> scenarios.createTwinsWithPart();
+                case "publish-order-as" -> run(() -> scenarios.publishOrderAs(id, pk));
                 case "recreate-order" -> run(() -> scenarios.recreateOrder(id, owner));
                 case "detach-part" -> run(() -> scenarios.detachPart(id));
                 case "move-part-then-remove" -> run(() -> scenarios.movePartThenRemove(id, to));

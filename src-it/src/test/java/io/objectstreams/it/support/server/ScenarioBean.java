@@ -185,6 +185,12 @@ public class ScenarioBean {
     }
 
     /** Changes a note with a native query through the persistence context, then publishes the change. */
+    /** An order's note changed in SQL and published under a pk spelled as the caller says ("007", "+7", ...). */
+    public void publishOrderAs(long id, String pk) {
+        em.createNativeQuery("UPDATE store_order SET note = 'published' WHERE id = " + id).executeUpdate();
+        publisher.publish(SourceEvent.updated("store.CustomerOrder", pk, "note"));
+    }
+
     public void publishAfterNativeUpdate(long id) {
         em.createNativeQuery("UPDATE it_note SET text = 'changed natively' WHERE id = " + id).executeUpdate();
         publisher.publish(SourceEvent.updated("ItNote", id, "text"));
