@@ -177,6 +177,43 @@ class SseIT {
     }
 
     /**
+     * Issue 40 (a follow-up of issue 26), G10: a stream whose subscription hears nothing while others write never
+     * advanced the browser's {@code Last-Event-ID}, so a reconnect after a long quiet replayed (or resynced over)
+     * everything since its last event. Its heartbeat now carries the cursor the server has sent it everything through,
+     * as an {@code id:} with no data, which a browser keeps; a resume from it is quiet.
+     */
+    @Test
+    void anIdleStreamsHeartbeatCarriesTheCursorItWasBroughtUpToAndAResumeFromItIsQuiet() throws Exception {
+        long id = order("alice", "5");
+        String beatId;
+        try (SseClient sse = SseClient.open(base, "alice", MODEL + "?pk=" + id + "&heartbeat=1s")) {
+            assertThat(sse.next(10).event()).isEqualTo("subscribed");
+            long bobs = order("bob", "6");
+            touch("bob", bobs, "not alice's");
+            Outbox.awaitFannedOut(base);
+            long written = TestDatabase.assignedThrough();
+            Frame beat = null;
+            long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            while (System.nanoTime() < until && beat == null) {
+                Frame frame = sse.nextFrame(5);
+                if (frame != null && frame.isComment() && frame.id() != null && Long.parseLong(frame.id()) >= written) {
+                    beat = frame;
+                }
+            }
+            assertThat(beat).as("a heartbeat carrying a cursor at or past bob's write, " + written).isNotNull();
+            assertThat(beat.raw()).isEqualTo("id: " + beat.id() + "\n: ping\n\n");
+            beatId = beat.id();
+        }
+        try (SseClient resumed = SseClient.open(base, "alice", MODEL + "?pk=" + id + "&heartbeat=1s",
+                Map.of("Last-Event-ID", beatId))) {
+            Frame subscribed = resumed.next(10);
+            assertThat(subscribed.event()).isEqualTo("subscribed");
+            assertThat(subscribed.id()).isEqualTo(beatId);
+            assertThat(resumed.drain(1_500)).as("no replay, no resync").isEmpty();
+        }
+    }
+
+    /**
      * Issue 26, item 6: the {@code subscribed} frame of a resumed stream is followed by its replay, so its {@code id:}
      * is the client's own cursor, never the registration cursor: a stream that ends right after it resumes from
      * there and still gets the replay.

@@ -201,7 +201,7 @@ public class SseServlet extends HttpServlet {
             response.setHeader("Cache-Control", "no-cache");
             response.setHeader("X-Accel-Buffering", "no");
             subscriber.start(async, preamble(parsed, session), parsed.heartbeat(), parsed.lifetime(),
-                    () -> keepAlive.forget(subscriber));
+                    () -> keepAlive.forget(subscriber), session::broughtUpTo);
             opened = true;
             // Released already (the client left at once)? Then the clock finds it closed and drops it.
             keepAlive.watch(subscriber);

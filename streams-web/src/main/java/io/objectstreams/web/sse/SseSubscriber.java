@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -53,6 +54,8 @@ final class SseSubscriber implements Subscriber, AsyncListener {
     private Runnable released;
     /** A heartbeat was handed to the container since the last tick: the next tick writes {@link #PROBE}. */
     private boolean probeOwed;
+    /** The cursor the engine has sent this stream everything through, or -1 ({@code StreamSession#broughtUpTo}). */
+    private LongSupplier broughtUpTo = () -> -1;
 
     SseSubscriber(ConnectionRegistry engine) {
         this.engine = engine;
@@ -73,10 +76,11 @@ final class SseSubscriber implements Subscriber, AsyncListener {
      * held message. Heartbeats and the lifetime's end come from {@link #tick}, which {@link SseKeepAlive}'s one
      * clock calls for every open stream.
      */
-    void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime, Runnable onRelease)
-            throws IOException {
+    void start(AsyncContext context, String preamble, Duration heartbeatEvery, Duration lifetime, Runnable onRelease,
+               LongSupplier broughtUpTo) throws IOException {
         ServletOutputStream out;
         synchronized (this) {
+            this.broughtUpTo = broughtUpTo;
             released = onRelease;
             async = context; // with no timeout, and this subscriber's listener registered (SseServlet)
             out = async.getResponse().getOutputStream();
@@ -122,9 +126,9 @@ final class SseSubscriber implements Subscriber, AsyncListener {
         if (end) {
             finish(": closing, reconnect\n\n", "lifetime");
         } else if (ping) {
-            writeIdle(PING);
+            heartbeat();
         } else if (probe) {
-            writeIdle(PROBE);
+            probe();
         }
         return true;
     }
@@ -136,10 +140,12 @@ final class SseSubscriber implements Subscriber, AsyncListener {
     @Override
     public void send(OutboundMessage message, Consumer<Throwable> done) {
         StringBuilder frame = new StringBuilder(message.text().length() + 48);
+        long id = -1;
         if (message.cursor() >= 0) {
             boolean ahead = message.type() == MessageType.SUBSCRIBED
                     && DeliveryFaults.fire(DeliveryFaults.Fault.FUTURE_SUBSCRIBED_ID);
-            frame.append("id: ").append(ahead ? message.cursor() + 3 : message.cursor()).append('\n');
+            id = ahead ? message.cursor() + 3 : message.cursor();
+            frame.append("id: ").append(id).append('\n');
         }
         frame.append("event: ").append(message.type().wireName()).append('\n').append("data: ").append(message.text())
                 .append("\n\n");
@@ -148,7 +154,7 @@ final class SseSubscriber implements Subscriber, AsyncListener {
         if (closeAfter) {
             endBecause(ResyncReason.SLOW_CONSUMER.wireName());
         }
-        writer.write(new SseWriter.Chunk(frame.toString().getBytes(StandardCharsets.UTF_8), done, closeAfter));
+        writer.write(new SseWriter.Chunk(frame.toString().getBytes(StandardCharsets.UTF_8), done, closeAfter, id));
     }
 
     @Override
@@ -163,16 +169,27 @@ final class SseSubscriber implements Subscriber, AsyncListener {
     }
 
     /**
-     * Writes a heartbeat, or, one tick after it, {@link #PROBE}: nothing, to learn whether the heartbeat found the
+     * Writes {@link #PROBE} one tick after a heartbeat: nothing, to learn whether the heartbeat found the
      * connection gone. A client that left still takes its first heartbeat (the socket accepts it); the second one's
      * write fails. Undertow reports that failure to the write listener. Payara's Grizzly only closes the
      * connection, and the write after it throws, so without the probe the stream would be held until its third
      * heartbeat. An empty write costs nothing on the wire. Only the clock's thread calls this.
      */
-    private void writeIdle(byte[] bytes) {
-        if (writer.writeIfIdle(bytes)) {
+    private void probe() {
+        writer.writeIfIdle(PROBE);
+    }
+
+    /**
+     * Writes a heartbeat when nothing else is being written: {@code : ping}, with {@code id:} the cursor the engine
+     * has sent this stream everything through, when that is newer than any id written. The browser keeps an id even
+     * from an event with no data, as its {@code Last-Event-ID}: a stream whose subscription heard nothing while others
+     * wrote then resumes from there, rather than replaying, or resyncing over, everything since its last event (G10).
+     * The cursor is read outside this object's lock, which must not be held while the session's is taken.
+     */
+    private void heartbeat() {
+        if (writer.heartbeatIfIdle(broughtUpTo.getAsLong(), PING)) {
             synchronized (this) {
-                probeOwed = bytes == PING;
+                probeOwed = true;
             }
         }
     }

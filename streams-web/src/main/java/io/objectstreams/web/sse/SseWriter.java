@@ -3,6 +3,7 @@ package io.objectstreams.web.sse;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -24,8 +25,14 @@ final class SseWriter implements WriteListener {
     /** What the {@code done} of a chunk that was never written is told. */
     static final IOException CLOSED = new IOException("The SSE connection is closed");
 
-    /** Bytes to write, who waits for them ({@code null}: nobody), and whether the stream ends after them. */
-    record Chunk(byte[] bytes, Consumer<Throwable> done, boolean closeAfter) {
+    /**
+     * Bytes to write, who waits for them ({@code null}: nobody), whether the stream ends after them, and the
+     * {@code id:} they carry (-1: none).
+     */
+    record Chunk(byte[] bytes, Consumer<Throwable> done, boolean closeAfter, long id) {
+        Chunk(byte[] bytes, Consumer<Throwable> done, boolean closeAfter) {
+            this(bytes, done, closeAfter, -1);
+        }
     }
 
     /** Called when a {@code closeAfter} chunk was written: the owner releases and completes the stream. */
@@ -46,6 +53,8 @@ final class SseWriter implements WriteListener {
     /** Called once the last write handed to the container has completed; {@code null} if nobody waits for it. */
     private Consumer<Throwable> writing;
     private boolean closeAfterWriting;
+    /** The highest {@code id:} queued: a heartbeat's id only moves the client's {@code Last-Event-ID} forward. */
+    private long lastId = -1;
 
     SseWriter(Runnable ended, Consumer<Throwable> failed) {
         this.ended = ended;
@@ -72,6 +81,7 @@ final class SseWriter implements WriteListener {
             refused = closed;
             if (!refused) {
                 pending.add(chunk);
+                lastId = Math.max(lastId, chunk.id());
             }
         }
         if (refused) {
@@ -91,6 +101,30 @@ final class SseWriter implements WriteListener {
         synchronized (this) {
             if (closed || awaitingWritable || !pending.isEmpty()) {
                 return false;
+            }
+            pending.add(new Chunk(bytes, null, false));
+        }
+        drain();
+        return true;
+    }
+
+    /**
+     * As {@link #writeIfIdle}, for a heartbeat: {@code ping} with {@code id: through} in front when {@code through} is
+     * newer than every id queued so far. Decided under this writer's lock, so no frame queued before it carries a newer
+     * id, and every frame queued after it comes after it on the wire.
+     *
+     * @param through the cursor the engine has sent this stream everything through, or -1
+     */
+    boolean heartbeatIfIdle(long through, byte[] ping) {
+        synchronized (this) {
+            if (closed || awaitingWritable || !pending.isEmpty()) {
+                return false;
+            }
+            byte[] bytes = ping;
+            if (through > lastId) {
+                lastId = through;
+                bytes = ("id: " + through + "\n" + new String(ping, StandardCharsets.UTF_8))
+                        .getBytes(StandardCharsets.UTF_8);
             }
             pending.add(new Chunk(bytes, null, false));
         }

@@ -19,6 +19,8 @@ final class FanOutLedger {
     }
 
     private long fannedOutThrough;
+    /** {@link #fannedOutThrough}, for readers that must not wait for a batch in flight ({@link #throughNow}). */
+    private volatile long published;
     /** Subscriptions told to resync whose members could not be read again yet; read at the next batch. */
     private final Set<Owed> stale = ConcurrentHashMap.newKeySet();
 
@@ -39,6 +41,7 @@ final class FanOutLedger {
             fanOut.run();
         } finally {
             fannedOutThrough = cursor;
+            published = cursor;
         }
     }
 
@@ -46,6 +49,15 @@ final class FanOutLedger {
     synchronized void skip(Runnable tell, long cursor) {
         tell.run();
         fannedOutThrough = Math.max(fannedOutThrough, cursor);
+        published = fannedOutThrough;
+    }
+
+    /**
+     * The cursor through which batches were fanned out, without waiting for one in flight: every session was handed
+     * its messages of every batch through it.
+     */
+    long throughNow() {
+        return published;
     }
 
     /** The cursor through which batches were fanned out; read under the lock, by the fan-out. */

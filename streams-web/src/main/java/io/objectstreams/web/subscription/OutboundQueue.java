@@ -45,9 +45,8 @@ final class OutboundQueue {
     private final OutboundBudget budget;
     private final Executor senders;
     private final DeliveryCounts counts;
+    private final QueueDrops drops;
     private final Deque<QueueEntry> queue = new ArrayDeque<>();
-    /** Pending {@code slow_consumer} markers, per subscription (not per id: an id may be reused after it ended). */
-    private final Map<Subscription, QueueEntry> slowResyncs = new HashMap<>();
     private long queuedBytes;
     private int queuedReplies;
     private boolean sending;
@@ -57,7 +56,6 @@ final class OutboundQueue {
     private Thread inSend;
     private boolean closed;
     private final QueueFaults faults = new QueueFaults();
-    private long droppedEvents;
 
     OutboundQueue(Subscriber subscriber, OutboundBudget budget, Executor senders) {
         this(subscriber, budget, senders, new DeliveryCounts());
@@ -68,6 +66,7 @@ final class OutboundQueue {
         this.budget = budget;
         this.senders = senders;
         this.counts = counts;
+        this.drops = new QueueDrops(counts);
     }
 
     /**
@@ -164,7 +163,7 @@ final class OutboundQueue {
         budget.release(entry.bytes, 1);
         switch (entry.kind) {
             case REPLY -> queuedReplies--;
-            case SLOW_CONSUMER -> slowResyncs.remove(entry.subscription);
+            case SLOW_CONSUMER -> drops.markerSent(entry.subscription);
             default -> { }
         }
     }
@@ -172,42 +171,12 @@ final class OutboundQueue {
     private void overflow(Subscription subscription, long cursor) {
         Map<Subscription, Long> affected = new HashMap<>();
         affected.put(subscription, cursor);
-        droppedEvents++;
-        counts.dropped();
+        drops.counted();
         dropEvents(affected);
     }
 
-    /**
-     * Drops every queued event; each subscription that lost one ({@code affected} holds any already lost, with its
-     * newest cursor) gets one {@code slow_consumer} marker, or its pending marker moves forward.
-     */
     private void dropEvents(Map<Subscription, Long> affected) {
-        for (Iterator<QueueEntry> it = queue.iterator(); it.hasNext(); ) {
-            QueueEntry entry = it.next();
-            if (entry.kind == QueueEntry.Kind.EVENT) {
-                affected.merge(entry.subscription, entry.cursor, Math::max);
-                it.remove();
-                remove(entry);
-                droppedEvents++;
-                counts.dropped();
-            }
-        }
-        if (affected.isEmpty()) {
-            return;
-        }
-        affected.forEach((subscription, newest) -> {
-            QueueEntry pending = slowResyncs.get(subscription);
-            if (pending != null) {
-                pending.cursor = Math.max(pending.cursor, newest);
-            } else {
-                QueueEntry resync = new QueueEntry(QueueEntry.Kind.SLOW_CONSUMER, subscription, null, null, null, newest);
-                slowResyncs.put(subscription, resync);
-                add(resync);
-                counts.resync(ResyncReason.SLOW_CONSUMER);
-            }
-        });
-        LOG.fine(() -> "Connection " + subscriber.id() + " is not keeping up: dropped its queued events, "
-                + affected.size() + " subscriptions told to resync (slow_consumer)");
+        drops.dropEvents(queue, affected, this::remove, this::add, subscriber.id());
     }
 
     /**
@@ -224,6 +193,11 @@ final class OutboundQueue {
         }
     }
 
+    /** Nothing queued, and nothing being sent. */
+    synchronized boolean idle() {
+        return queue.isEmpty() && !sending;
+    }
+
     /** Messages waiting to be sent, for health data. */
     synchronized int size() {
         return queue.size();
@@ -235,7 +209,7 @@ final class OutboundQueue {
     }
 
     synchronized long droppedEvents() {
-        return droppedEvents;
+        return drops.dropped();
     }
 
     /** Stops sending and forgets what is queued (the connection is gone), returning its bytes to the budget. */
@@ -243,7 +217,7 @@ final class OutboundQueue {
         closed = true;
         budget.release(queuedBytes, queue.size());
         queue.clear();
-        slowResyncs.clear();
+        drops.clear();
         queuedBytes = 0;
         queuedReplies = 0;
     }

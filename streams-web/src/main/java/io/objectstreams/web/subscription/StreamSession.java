@@ -33,6 +33,7 @@ public final class StreamSession {
     private final SubscriptionLimits limits;
     private final DeliveryCounts counts;
     private final ServerTally tally;
+    private final SubscriptionSender sender;
     private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
     private final Map<String, StartingSubscription> starting = new HashMap<>();
     private int nextId = 1;
@@ -50,6 +51,7 @@ public final class StreamSession {
         this.limits = limits;
         this.counts = counts;
         this.tally = tally;
+        this.sender = new SubscriptionSender(this, viewer, outbound, ledger, counts);
     }
 
     public Viewer viewer() {
@@ -155,19 +157,19 @@ public final class StreamSession {
                     Messages.unreadableMemberPayload(subscription.model(), pk, start.replayFrom()), -1);
         }
         if (start.resyncReason() != null) {
-            resyncNow(subscription, cursor, start.resyncReason());
+            sender.resyncNow(subscription, cursor, start.resyncReason());
         }
         EventPayloads payloads = new EventPayloads();
         for (Delivery replayed : start.replay()) {
-            apply(subscription, replayed.event(), replayed.matches(), replayed.superseded(), payloads);
+            sender.apply(subscription, replayed.event(), replayed.matches(), replayed.superseded(), payloads);
         }
         StartingSubscription pending = starting.remove(subscription.id());
         if (pending.resyncReason() != null) {
             // The dropped live events may be newer than the members just read.
-            resyncStale(subscription, pending.resyncCursor(), pending.resyncReason());
+            sender.resyncStale(subscription, pending.resyncCursor(), pending.resyncReason());
         }
         for (Delivery live : pending.buffered()) {
-            apply(subscription, live.event(), live.matches(), live.superseded(), payloads);
+            sender.apply(subscription, live.event(), live.matches(), live.superseded(), payloads);
         }
     }
 
@@ -208,7 +210,7 @@ public final class StreamSession {
         if (pending != null) {
             pending.buffer(event, matches, superseded);
         } else {
-            apply(subscription, event, matches, superseded, payloads);
+            sender.apply(subscription, event, matches, superseded, payloads);
         }
     }
 
@@ -234,7 +236,7 @@ public final class StreamSession {
             subscription.markStale(reason);
             ledger.rereadLater(this, subscription);
         }
-        resyncNow(subscription, cursor, reason);
+        sender.resyncNow(subscription, cursor, reason);
     }
 
     /** Whether {@code subscription} is still one of this connection's. */
@@ -248,6 +250,20 @@ public final class StreamSession {
             forget(subscription.id());
             outbound.control(Messages.error(error.about(subscription.id())));
         }
+    }
+
+    /**
+     * The cursor through which this connection was sent everything it is owed, or -1 when that cannot be said now (a
+     * subscription still starting, or messages queued or being sent). An idle SSE stream's heartbeat carries it as
+     * its {@code id:}, so a browser that reconnects after a long quiet resumes from there, not from its last event.
+     */
+    public synchronized long broughtUpTo() {
+        if (closed || !starting.isEmpty() || subscriptions.isEmpty()) {
+            return -1;
+        }
+        // Read before the queue: every message of a batch through it was queued before it was published.
+        long through = ledger.throughNow();
+        return outbound.idle() ? through : -1;
     }
 
     /** This connection's subscriptions now. */
@@ -266,35 +282,5 @@ public final class StreamSession {
     /** Counts subscriptions added to or ended on this connection, by transport, for health. */
     private void held(int delta) {
         counts.subscriptions(subscriber.transport().equals("sse"), delta);
-    }
-
-    private void resyncNow(Subscription subscription, long cursor, ResyncReason reason) {
-        counts.resync(reason);
-        subscription.skipThrough(cursor);
-        outbound.control(Messages.resyncRequired(subscription.id(), cursor, reason));
-    }
-
-    /** Resyncs now, and once more at the next batch, whose members are read again. */
-    private void resyncStale(Subscription subscription, long cursor, ResyncReason reason) {
-        resyncNow(subscription, cursor, reason);
-        subscription.markStale(reason);
-        ledger.rereadLater(this, subscription);
-    }
-
-    private void apply(Subscription subscription, StreamEvent event, boolean matches, long[] superseded,
-                       EventPayloads payloads) {
-        if (subscription.staleReason() != null) {
-            subscription.skipThrough(event.cursor());
-            return;
-        }
-        if (subscription.unaccounted(event, matches, superseded)) {
-            resyncStale(subscription, event.cursor(), ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
-            return;
-        }
-        var action = subscription.effect(event, matches);
-        if (action != null) {
-            boolean own = viewer.name() != null && viewer.name().equals(event.actor());
-            outbound.event(subscription, event, payloads.of(event, action, own));
-        }
     }
 }
