@@ -158,6 +158,36 @@ class TriggerInstallIT {
         sql("CREATE TABLE it_install (id bigint PRIMARY KEY, body json, tags json[])");
     }
 
+    /**
+     * Issue 40 item 6: a foreign table attached as a partition can carry no capture trigger, so writes naming it
+     * cannot be captured; the check names it as a problem rather than let it pass.
+     */
+    @Test
+    void aForeignTableAmongThePartitionsIsAProblemNamingIt() throws Exception {
+        TableMapping parted = new TableMapping("it.Parted", null, "it_parted", List.of("id"), "it.Parted", "object",
+                false, List.of("id", "note"), Map.of("note", List.of("note")));
+        sql("CREATE EXTENSION IF NOT EXISTS postgres_fdw");
+        sql("DROP TABLE IF EXISTS it_parted CASCADE");
+        sql("DROP SERVER IF EXISTS it_elsewhere_server CASCADE");
+        sql("CREATE SERVER it_elsewhere_server FOREIGN DATA WRAPPER postgres_fdw OPTIONS (dbname 'nowhere')");
+        sql("CREATE TABLE it_parted (id bigint, note text) PARTITION BY RANGE (id)");
+        sql("CREATE TABLE it_parted_here PARTITION OF it_parted FOR VALUES FROM (0) TO (100)");
+        sql("CREATE FOREIGN TABLE it_parted_there PARTITION OF it_parted FOR VALUES FROM (100) TO (200)"
+                + " SERVER it_elsewhere_server");
+        try (Connection c = TestDatabase.connect()) {
+            TriggerSql sql = new TriggerSql(parted, TriggerCatalog.columnTypes(c, parted), "object_streams_events",
+                    TriggerCatalog.outbox(c));
+            TriggerCatalog.install(c, parted, sql, Duration.ofSeconds(5));
+            Findings findings = new Findings();
+            TriggerCatalog.check(c, parted, TriggerCatalog.columnTypes(c, parted), sql, findings);
+            assertThat(findings.problems()).singleElement().satisfies(p -> assertThat(p)
+                    .contains("it_parted_there").contains("foreign table").contains("not captured"));
+        } finally {
+            sql("DROP TABLE IF EXISTS it_parted CASCADE");
+            sql("DROP SERVER IF EXISTS it_elsewhere_server CASCADE");
+        }
+    }
+
     private static String installedHash() throws SQLException {
         return value("SELECT substring(obj_description(oid, 'pg_trigger') from 'capture (.*)$') FROM pg_trigger"
                 + " WHERE tgrelid = 'it_install'::regclass AND tgname = 'streams_capture_insert'");

@@ -102,6 +102,10 @@ public final class TriggerCatalog {
             return;
         }
         checkTriggers(connection, table, mapping, sql, findings);
+        for (String foreign : Descendants.foreign(connection, table)) {
+            findings.problem("table " + foreign + ", a foreign table below " + table + ", cannot carry capture triggers:"
+                    + " writes naming it are not captured; detach it, or publish its changes (StreamsPublisher)");
+        }
         for (String descendant : Descendants.of(connection, table)) {
             if (triggers(connection, descendant).isEmpty()) {
                 findings.bare(descendant);
