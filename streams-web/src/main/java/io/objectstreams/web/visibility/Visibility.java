@@ -121,7 +121,9 @@ public class Visibility {
         EntityManager em = factory(keyed).createEntityManager();
         try {
             var rows = KeyRows.read(em, keyed, filter, null, maxRows + 1);
-            int read = rows.values().stream().mapToInt(java.util.List::size).sum();
+            // Rows of keys, or subjects: those with nothing to join come from a second query, bounded on its own, and
+            // one cut short there would leave subjects out; either past the bound reads each scope alone (G10).
+            int read = Math.max(rows.size(), rows.values().stream().mapToInt(java.util.List::size).sum());
             return read > maxRows ? Optional.empty() : Optional.of(new ModelKeys(rows));
         } finally {
             em.close();
