@@ -24,7 +24,7 @@ import java.util.Set;
  * The rows of keys of a model's subjects under a {@link KeyedVisibilityPolicy}, read in one query: by subject pk,
  * one list of key texts per row (a key expression through a collection gives a subject several rows, and it is
  * visible through any of them). A subject that exists and matches the filter but has no row of keys (an inner join
- * of the policy's that finds nothing) is there with no rows: visible only to a viewer holding every key, as
+ * of the policy's that finds nothing, explicit or through a path such as {@code project.tenant}) is there with no rows: visible only to a viewer holding every key, as
  * {@link KeyedVisibilityPolicy#visibleTo} has it ({@link VisibilityKeys#admitsAny}).
  */
 final class KeyRows {
@@ -68,7 +68,7 @@ final class KeyRows {
             keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
         }
         Set<String> exact = pks == null ? null : subjects.exact(pks);
-        if (!root.getJoins().isEmpty()) {
+        if (!root.getJoins().isEmpty() || throughAnotherEntity(by)) {
             // Through a join, a subject with nothing to join has no row above; it exists all the same.
             CriteriaQuery<Tuple> exists = cb.createTupleQuery();
             Root<E> plain = exists.from(policy.entity());
@@ -82,6 +82,22 @@ final class KeyRows {
             keysOf.keySet().retainAll(exact);
         }
         return keysOf;
+    }
+
+    /**
+     * Whether some key expression is a path through another (such as {@code root.get("project").get("tenant")}): an
+     * implicit inner join, which {@code getJoins()} does not list, and which leaves out the subjects whose link is
+     * null (issue 40 item 8; Hibernate, where EclipseLink happens to keep them). An embedded attribute's path counts
+     * too, which costs only the second query.
+     */
+    private static boolean throughAnotherEntity(List<Expression<?>> by) {
+        for (Expression<?> expression : by) {
+            if (expression instanceof Path<?> path && path.getParentPath() != null
+                    && path.getParentPath().getParentPath() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static <E> Predicate[] where(CriteriaBuilder cb, Root<E> root, SubjectId subjects, List<Path<Object>> key,

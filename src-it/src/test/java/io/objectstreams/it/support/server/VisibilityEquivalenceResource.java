@@ -148,9 +148,12 @@ public class VisibilityEquivalenceResource {
             try (Statement s = c.createStatement()) {
                 s.execute("DELETE FROM it_doc_reader");
                 s.execute("DELETE FROM it_doc");
+                s.execute("DELETE FROM it_folder");
+                // Four folders, one without a tenant; a quarter of the documents in none (a nullable to-one path).
+                s.execute("INSERT INTO it_folder (id, tenant) VALUES (1, 1), (2, 2), (3, NULL), (4, 4)");
             }
             try (PreparedStatement insert = c.prepareStatement(
-                    "INSERT INTO it_doc (id, owner, tenant, status, amount) VALUES (?, ?, ?, ?, ?)")) {
+                    "INSERT INTO it_doc (id, owner, tenant, status, amount, folder_id) VALUES (?, ?, ?, ?, ?, ?)")) {
                 for (int id = 1; id <= DOCUMENTS; id++) {
                     insert.setLong(1, id);
                     setOrNull(insert, 2, random.nextInt(8) == 0 ? null : NAMES.get(random.nextInt(NAMES.size())));
@@ -161,6 +164,12 @@ public class VisibilityEquivalenceResource {
                     }
                     setOrNull(insert, 4, random.nextInt(10) == 0 ? null : STATUSES.get(random.nextInt(STATUSES.size())));
                     insert.setInt(5, random.nextInt(100));
+                    int folder = random.nextInt(5);
+                    if (folder == 0) {
+                        insert.setNull(6, Types.BIGINT);
+                    } else {
+                        insert.setLong(6, folder);
+                    }
                     insert.addBatch();
                 }
                 insert.executeBatch();
@@ -271,7 +280,7 @@ public class VisibilityEquivalenceResource {
             this.seed = seed;
             this.em = em;
             Random random = new Random(seed);
-            this.by = random.nextInt(5);
+            this.by = random.nextInt(6);
             this.anonymous = random.nextInt(4) == 0;
         }
 
@@ -299,7 +308,9 @@ public class VisibilityEquivalenceResource {
                 // Keys through a join: one row per reader, none for a document with no reader (an inner join),
                 // or the owner beside them (a left join, so that a document with no reader is still its owner's).
                 case 3 -> List.of(root.join("readers"));
-                default -> List.of(root.get("owner"), root.join("readers", JoinType.LEFT));
+                case 4 -> List.of(root.get("owner"), root.join("readers", JoinType.LEFT));
+                // A path through a nullable to-one: an implicit inner join that documents in no folder fall out of.
+                default -> List.of(root.get("folder").get("tenant"));
             };
         }
 
@@ -332,7 +343,7 @@ public class VisibilityEquivalenceResource {
             }
             return switch (by) {
                 case 0, 3 -> VisibilityKeys.of(owners);
-                case 1 -> VisibilityKeys.of(tenants);
+                case 1, 5 -> VisibilityKeys.of(tenants);
                 case 2 -> VisibilityKeys.of(owners, tenants);
                 default -> VisibilityKeys.of(owners, readerKeys(random, viewer));
             };
@@ -352,8 +363,8 @@ public class VisibilityEquivalenceResource {
 
         @Override
         public String toString() {
-            return "keyed by " + List.of("owner", "tenant", "owner, tenant", "readers (join)", "owner, readers (left join)")
-                    .get(by) + (anonymous ? ", admits anonymous" : "");
+            return "keyed by " + List.of("owner", "tenant", "owner, tenant", "readers (join)", "owner, readers (left join)",
+                    "folder.tenant (a nullable to-one)").get(by) + (anonymous ? ", admits anonymous" : "");
         }
     }
 
