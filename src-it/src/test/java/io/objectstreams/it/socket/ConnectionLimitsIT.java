@@ -3,6 +3,7 @@ package io.objectstreams.it.socket;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.Delivered;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.SseClient;
 import io.objectstreams.it.support.StoreClient;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,9 +60,16 @@ class ConnectionLimitsIT {
     /** Four orders of alice with a total no other test uses; a filter on it matches exactly them for her. */
     private static String fourOrdersFilter() {
         String total = ThreadLocalRandom.current().nextInt(100_000, 999_999) + ".37";
+        StoreClient alice = StoreClient.as("alice", base);
+        List<String> orders = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            StoreClient.as("alice", base).createOrder("{\"status\":\"open\",\"total\":" + total + "}");
+            orders.add(Long.toString(alice.createOrder("{\"status\":\"open\",\"total\":" + total + "}")));
         }
+        // Fanned out before anyone subscribes: otherwise their creations may reach a subscription live, and such an
+        // event can come before the reply to the next subscribe (the CI of 2026-12-05 saw it on Payara Micro). The
+        // instance's own record of what it delivered: this server has ports of its own.
+        Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> Delivered.from(alice, MODEL).pks().containsAll(orders));
         return "{\"total\":\"" + total + "\"}";
     }
 
