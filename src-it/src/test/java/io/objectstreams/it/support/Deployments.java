@@ -80,6 +80,9 @@ public final class Deployments {
                         + " PRIMARY KEY (region, number))",
                 "CREATE TABLE IF NOT EXISTS it_drift (id bigint PRIMARY KEY, note varchar(100))",
                 "CREATE TABLE IF NOT EXISTS it_doc_reader (doc_id bigint NOT NULL, reader varchar(64) NOT NULL)",
+                // A document's folder, and the folder's tenant, may be null (keys through a nullable link).
+                "CREATE TABLE IF NOT EXISTS it_folder (id bigint PRIMARY KEY, tenant bigint)",
+                "ALTER TABLE it_doc ADD COLUMN IF NOT EXISTS folder_id bigint",
                 "INSERT INTO it_owned (id, owner) VALUES (1, NULL), (2, 'alice') ON CONFLICT DO NOTHING",
                 // The soak's commit-time failure: a second key 0 breaks this constraint only when COMMIT checks it.
                 "CREATE TABLE IF NOT EXISTS it_soak_guard (k int, CONSTRAINT it_soak_guard_k UNIQUE (k) DEFERRABLE INITIALLY DEFERRED)",

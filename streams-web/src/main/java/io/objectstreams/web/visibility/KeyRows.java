@@ -2,6 +2,7 @@ package io.objectstreams.web.visibility;
 
 import io.objectstreams.KeyedVisibilityPolicy;
 import io.objectstreams.VisibilityKeys;
+import io.objectstreams.internal.visibility.KeyPaths;
 import io.objectstreams.web.filter.Filter;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Tuple;
@@ -9,6 +10,9 @@ import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Expression;
+import jakarta.persistence.criteria.From;
+import jakarta.persistence.criteria.Join;
+import jakarta.persistence.criteria.JoinType;
 import jakarta.persistence.criteria.Path;
 import jakarta.persistence.criteria.Predicate;
 import jakarta.persistence.criteria.Root;
@@ -23,9 +27,10 @@ import java.util.Set;
 /**
  * The rows of keys of a model's subjects under a {@link KeyedVisibilityPolicy}, read in one query: by subject pk,
  * one list of key texts per row (a key expression through a collection gives a subject several rows, and it is
- * visible through any of them). A subject that exists and matches the filter but has no row of keys (an inner join
- * of the policy's that finds nothing) is there with no rows: visible only to a viewer holding every key, as
- * {@link KeyedVisibilityPolicy#visibleTo} has it ({@link VisibilityKeys#admitsAny}).
+ * visible through any of them). A key path through a to-one link is read through a left join ({@link KeyPaths}):
+ * a subject whose link is null has a row with a NULL key there. A subject that exists and matches the filter but has
+ * no row of keys (an inner join of the policy's own that finds nothing) is there with no rows: visible only to a
+ * viewer holding every key, as {@link KeyedVisibilityPolicy#visibleTo} has it ({@link VisibilityKeys#admitsAny}).
  */
 final class KeyRows {
 
@@ -43,7 +48,7 @@ final class KeyRows {
         Root<E> root = query.from(policy.entity());
         SubjectId subjects = SubjectId.of(policy.entity());
         List<Path<Object>> key = subjects.select(root);
-        List<Expression<?>> by = policy.visibleBy(cb, root);
+        List<Expression<?>> by = KeyPaths.leftJoined(policy.visibleBy(cb, root));
         for (Expression<?> expression : by) {
             if (!VisibilityKeys.supportsKeyType(expression.getJavaType())) {
                 throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
@@ -68,8 +73,8 @@ final class KeyRows {
             keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
         }
         Set<String> exact = pks == null ? null : subjects.exact(pks);
-        if (!root.getJoins().isEmpty()) {
-            // Through a join, a subject with nothing to join has no row above; it exists all the same.
+        if (dropsRows(root)) {
+            // Through an inner join, a subject with nothing to join has no row above; it exists all the same.
             CriteriaQuery<Tuple> exists = cb.createTupleQuery();
             Root<E> plain = exists.from(policy.entity());
             List<Path<Object>> plainKey = subjects.select(plain);
@@ -82,6 +87,20 @@ final class KeyRows {
             keysOf.keySet().retainAll(exact);
         }
         return keysOf;
+    }
+
+    /**
+     * Whether some join of the query is not a left join, so that a subject may have no row of keys. EclipseLink also
+     * lists here the inner joins its paths made, used or not, and they cannot be told from a policy's own: there a
+     * key path through a link still costs this second query.
+     */
+    private static boolean dropsRows(From<?, ?> from) {
+        for (Join<?, ?> join : from.getJoins()) {
+            if (join.getJoinType() != JoinType.LEFT || dropsRows(join)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static <E> Predicate[] where(CriteriaBuilder cb, Root<E> root, SubjectId subjects, List<Path<Object>> key,

@@ -6,13 +6,14 @@ import jakarta.persistence.ElementCollection;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.JoinColumn;
+import jakarta.persistence.ManyToOne;
 import jakarta.persistence.Table;
 import java.util.Set;
 
 /**
- * A document with an owner, a tenant, a status and an amount, all of which may be null, and any number of readers
- * (a key reached through a join): the world of the
- * visibility equivalence test ({@link VisibilityEquivalenceResource}). Not streamed; nothing subscribes to it.
+ * A document with an owner, a tenant, a status and an amount, all of which may be null, any number of readers
+ * (a key reached through a join) and maybe a folder (a key reached through a to-one link that may be null): the
+ * world of the visibility equivalence test ({@link VisibilityEquivalenceResource}). Not streamed.
  */
 @Entity(name = "ItDoc")
 @Table(name = "it_doc")
@@ -28,6 +29,11 @@ public class ItDoc {
     private String status;
 
     private Integer amount;
+
+    /** Null for a document in no folder: a key read through it is NULL, and the document must not vanish (G8). */
+    @ManyToOne
+    @JoinColumn(name = "folder_id")
+    private ItFolder folder;
 
     @ElementCollection
     @CollectionTable(name = "it_doc_reader", joinColumns = @JoinColumn(name = "doc_id"))
