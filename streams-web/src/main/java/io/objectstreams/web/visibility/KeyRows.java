@@ -22,6 +22,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,56 +38,81 @@ final class KeyRows {
     private KeyRows() {
     }
 
-    /**
-     * The keys of each of {@code pks} that exists and matches {@code filter}, or of every row that matches it when
-     * {@code pks} is {@code null}; at most {@code maxRows} rows are read.
-     */
+    /** The keys of each of {@code pks} that exists and matches {@code filter}. */
     static <E> Map<String, List<List<String>>> read(EntityManager em, KeyedVisibilityPolicy<E> policy, Filter filter,
-                                                    Collection<String> pks, int maxRows) {
+                                                    Collection<String> pks) {
+        SubjectId subjects = SubjectId.of(policy.entity());
+        List<Object> ids = subjects.parse(pks);
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, List<List<String>>> keysOf = read(em, policy, filter, ids, Integer.MAX_VALUE);
+        Set<String> exact = subjects.exact(pks);
+        if (exact != null) {
+            keysOf.keySet().retainAll(exact);
+        }
+        return keysOf;
+    }
+
+    /**
+     * The keys of every subject that matches {@code filter}, when holding them takes at most {@code maxRows} rows
+     * (each row of keys, and one for each subject that has none); otherwise empty: too many to hold.
+     */
+    static <E> Optional<Map<String, List<List<String>>>> readAll(EntityManager em, KeyedVisibilityPolicy<E> policy,
+                                                                 Filter filter, int maxRows) {
+        // Both queries stop one past the bound, and every subject either finds is held (with its rows, or none): a
+        // read that stopped early holds more than maxRows, and is refused whole, never kept with subjects missing.
+        // A subject missing here would be missing from the members of every viewer holding all keys (G10).
+        int limit = maxRows == Integer.MAX_VALUE ? maxRows : maxRows + 1;
+        Map<String, List<List<String>>> keysOf = read(em, policy, filter, null, limit);
+        long held = keysOf.values().stream().mapToLong(rows -> Math.max(1, rows.size())).sum();
+        return held > maxRows ? Optional.empty() : Optional.of(keysOf);
+    }
+
+    /** The keys of the subjects of {@code ids}, or of all when {@code null}; each query reads {@code limit} rows. */
+    private static <E> Map<String, List<List<String>>> read(EntityManager em, KeyedVisibilityPolicy<E> policy,
+                                                            Filter filter, List<Object> ids, int limit) {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
         SubjectId subjects = SubjectId.of(policy.entity());
         List<Path<Object>> key = subjects.select(root);
         List<Expression<?>> by = KeyPaths.leftJoined(policy.visibleBy(cb, root));
-        for (Expression<?> expression : by) {
-            if (!VisibilityKeys.supportsKeyType(expression.getJavaType())) {
-                throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
-                        + expression.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs, booleans"
-                        + " and enums can); use a predicate policy for it");
-            }
-        }
+        requireKeyTypes(policy, by);
         List<Selection<?>> columns = new ArrayList<>(key);
         columns.addAll(by);
-        List<Object> ids = pks == null ? null : subjects.parse(pks);
-        if (ids != null && ids.isEmpty()) {
-            return Map.of();
-        }
         query.multiselect(columns).where(where(cb, root, subjects, key, ids, filter));
         Map<String, List<List<String>>> keysOf = new HashMap<>();
         int from = subjects.width();
-        for (Tuple row : limited(em.createQuery(query), maxRows).getResultList()) {
+        for (Tuple row : limited(em.createQuery(query), limit).getResultList()) {
             List<String> rowKeys = new ArrayList<>(by.size());
             for (int i = 0; i < by.size(); i++) {
                 rowKeys.add(VisibilityKeys.keyText(row.get(from + i)));
             }
             keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
         }
-        Set<String> exact = pks == null ? null : subjects.exact(pks);
         if (dropsRows(root)) {
             // Through an inner join, a subject with nothing to join has no row above; it exists all the same.
             CriteriaQuery<Tuple> exists = cb.createTupleQuery();
             Root<E> plain = exists.from(policy.entity());
             List<Path<Object>> plainKey = subjects.select(plain);
-            exists.multiselect(new ArrayList<Selection<?>>(plainKey)).where(where(cb, plain, subjects, plainKey, ids, filter));
-            for (Tuple row : limited(em.createQuery(exists), maxRows).getResultList()) {
+            exists.multiselect(new ArrayList<Selection<?>>(plainKey))
+                    .where(where(cb, plain, subjects, plainKey, ids, filter));
+            for (Tuple row : limited(em.createQuery(exists), limit).getResultList()) {
                 keysOf.putIfAbsent(subjects.pk(row, 0), new ArrayList<>(0));
             }
         }
-        if (exact != null) {
-            keysOf.keySet().retainAll(exact);
-        }
         return keysOf;
+    }
+
+    private static void requireKeyTypes(KeyedVisibilityPolicy<?> policy, List<Expression<?>> by) {
+        for (Expression<?> expression : by) {
+            if (!VisibilityKeys.supportsKeyType(expression.getJavaType())) {
+                throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
+                        + expression.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs,"
+                        + " booleans and enums can); use a predicate policy for it");
+            }
+        }
     }
 
     /**

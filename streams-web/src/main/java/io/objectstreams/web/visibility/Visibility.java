@@ -100,7 +100,7 @@ public class Visibility {
         }
         EntityManager em = factory(keyed).createEntityManager();
         try {
-            return Optional.of(new SubjectKeys(keyed, KeyRows.read(em, keyed, Filter.NONE, pks, Integer.MAX_VALUE)));
+            return Optional.of(new SubjectKeys(keyed, KeyRows.read(em, keyed, Filter.NONE, pks)));
         } finally {
             em.close();
         }
@@ -108,7 +108,8 @@ public class Visibility {
 
     /**
      * Under a keyed policy, the keys of every row of {@code model} that matches {@code filter}, in one query, when
-     * there are at most {@code maxRows} such rows; otherwise, or under another policy, empty.
+     * there are at most {@code maxRows} rows of keys (a subject with none counts as one); otherwise, or under another
+     * policy, empty.
      */
     public Optional<ModelKeys> modelKeys(String model, Filter filter, int maxRows) {
         return policy(model).flatMap(policy -> modelKeys(policy, filter, maxRows));
@@ -121,9 +122,7 @@ public class Visibility {
         }
         EntityManager em = factory(keyed).createEntityManager();
         try {
-            var rows = KeyRows.read(em, keyed, filter, null, maxRows + 1);
-            int read = rows.values().stream().mapToInt(java.util.List::size).sum();
-            return read > maxRows ? Optional.empty() : Optional.of(new ModelKeys(rows));
+            return KeyRows.readAll(em, keyed, filter, maxRows).map(ModelKeys::new);
         } finally {
             em.close();
         }

@@ -44,7 +44,6 @@ final class CriteriaStandIn {
     private final Provider provider;
     private final Map<String, Class<?>> types;
     private final List<Map<String, Object>> world;
-    final List<Query> queries = new ArrayList<>();
     /** Every expression compared with {@code in}, in order. */
     final List<Object> compared = new ArrayList<>();
 
@@ -62,7 +61,8 @@ final class CriteriaStandIn {
     EntityManager entityManager() {
         CriteriaBuilder cb = proxy(CriteriaBuilder.class, (method, args) -> switch (method.getName()) {
             case "createTupleQuery" -> query();
-            case "and", "or", "conjunction", "disjunction" -> new Node(this, "predicate", null, null).as(Predicate.class);
+            case "and", "or", "conjunction", "disjunction" ->
+                    new Node(this, "predicate", null, null).as(Predicate.class);
             default -> unsupported(method);
         });
         EntityManager[] em = new EntityManager[1];
@@ -102,7 +102,6 @@ final class CriteriaStandIn {
 
     private Object query() {
         Query query = new Query();
-        queries.add(query);
         CriteriaQuery<?>[] self = new CriteriaQuery<?>[1];
         self[0] = proxy(CriteriaQuery.class, query, (method, args) -> switch (method.getName()) {
             case "from" -> {
@@ -193,7 +192,7 @@ final class CriteriaStandIn {
 
     /** One path, join, root or predicate. */
     static final class Node {
-        final CriteriaStandIn world;
+        final CriteriaStandIn db;
         final String kind;
         final Node parent;
         final String attribute;
@@ -203,12 +202,12 @@ final class CriteriaStandIn {
         Class<?> javaType;
         Object proxy;
 
-        Node(CriteriaStandIn world, String kind, Node parent, String attribute) {
-            this.world = world;
+        Node(CriteriaStandIn db, String kind, Node parent, String attribute) {
+            this.db = db;
             this.kind = kind;
             this.parent = parent;
             this.attribute = attribute;
-            this.javaType = attribute == null ? null : world.types.get(attribute);
+            this.javaType = attribute == null ? null : db.types.get(attribute);
         }
 
         static Node of(Object proxy) {
@@ -237,14 +236,15 @@ final class CriteriaStandIn {
 
         /** The attribute's own type: for a join of a collection, the collection's, not its elements'. */
         private Class<?> type() {
-            return attribute == null ? javaType : world.types.get(attribute);
+            return attribute == null ? javaType : db.types.get(attribute);
         }
 
         <T> T as(Class<T> type) {
             Class<?>[] faces = kind.equals("root") ? new Class<?>[] {Root.class}
                     : kind.equals("join") ? new Class<?>[] {Join.class}
                     : kind.equals("predicate") ? new Class<?>[] {Predicate.class} : new Class<?>[] {Path.class};
-            proxy = Proxy.newProxyInstance(CriteriaStandIn.class.getClassLoader(), faces, new Handler(this, this::answer));
+            proxy = Proxy.newProxyInstance(CriteriaStandIn.class.getClassLoader(), faces,
+                    new Handler(this, this::answer));
             return type.cast(proxy);
         }
 
@@ -258,18 +258,18 @@ final class CriteriaStandIn {
                 case "getJoinType" -> joinType;
                 case "getJavaType" -> javaType;
                 case "in" -> {
-                    world.compared.add(proxy);
-                    yield new Node(world, "predicate", this, null).as(Predicate.class);
+                    db.compared.add(proxy);
+                    yield new Node(db, "predicate", this, null).as(Predicate.class);
                 }
                 default -> unsupported(method);
             };
         }
 
         private Object get(String name) {
-            Node child = new Node(world, "path", this, name);
-            if (world.provider == Provider.ECLIPSELINK && child.isLink()) {
+            Node child = new Node(db, "path", this, name);
+            if (db.provider == Provider.ECLIPSELINK && child.isLink()) {
                 // EclipseLink: an inner join, listed among the joins whether the query uses it or not.
-                Node join = new Node(world, "join", this, name);
+                Node join = new Node(db, "join", this, name);
                 join.joinType = JoinType.INNER;
                 join.implicit = true;
                 joins.add(join);
@@ -279,7 +279,7 @@ final class CriteriaStandIn {
         }
 
         private Object join(String name, JoinType type) {
-            Node join = new Node(world, "join", this, name);
+            Node join = new Node(db, "join", this, name);
             join.joinType = type;
             join.javaType = join.isCollection() ? join.javaType.getComponentType() : join.javaType;
             joins.add(join);

@@ -13,17 +13,20 @@ import jakarta.persistence.Id;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.Expression;
 import jakarta.persistence.criteria.Root;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The key rows of a keyed policy, read over a stand-in of each provider's Criteria API ({@link CriteriaStandIn}):
- * a subject whose to-one link is null keeps its row (G8).
+ * a subject whose to-one link is null keeps its row (G8), and the one read of every row's keys a reconnect storm
+ * shares is either whole or not kept (G10).
  */
 class KeyRowsTest {
 
@@ -57,7 +60,8 @@ class KeyRowsTest {
     @EnumSource(Provider.class)
     void aSubjectWhoseLinkIsNullIsStillVisibleThroughThePolicysOtherKeys(Provider provider) {
         CriteriaStandIn db = new CriteriaStandIn(provider, TYPES, folderWorld());
-        Policy policy = new Policy(db.entityManager(), root -> List.of(root.get("owner"), root.get("folder").get("tenant")));
+        Policy policy = new Policy(db.entityManager(),
+                root -> List.of(root.get("owner"), root.get("folder").get("tenant")));
         Scope ann = scope(ANN, VisibilityKeys.of(Set.of("ann"), Set.of()));
 
         Map<Scope, Set<String>> batch = ScopeQueries.decide(db.entityManager(), policy, Filter.NONE,
@@ -84,11 +88,45 @@ class KeyRowsTest {
         assertThat(CriteriaStandIn.innerLinks(db.compared.get(1))).as("links joined inner").isEmpty();
     }
 
+    @Test
+    void everyRowsKeysAreNotKeptWhenSubjectsWithNoRowPassTheBound() {
+        // Three documents with a reader each, five with none: three rows of keys, eight subjects to hold.
+        CriteriaStandIn db = new CriteriaStandIn(Provider.HIBERNATE, TYPES, readerWorld(3, 5));
+        Policy policy = new Policy(db.entityManager(), root -> List.of(root.join("readers")));
+
+        var tooMany = new Visibility().modelKeys(policy, Filter.NONE, 4);
+
+        // Kept, it would hold at most five of the eight for staff, who would miss the others and their deletes.
+        assertThat(tooMany.map(keys -> keys.members(scope(STAFF, VisibilityKeys.all()), 100)))
+                .as("every row's keys, read with at most 4 rows").isEmpty();
+        assertThat(new Visibility().modelKeys(policy, Filter.NONE, 7)).isEmpty();
+    }
+
+    @Test
+    void everyRowsKeysAreKeptWholeWhenTheyFit() {
+        CriteriaStandIn db = new CriteriaStandIn(Provider.HIBERNATE, TYPES, readerWorld(3, 5));
+        Policy policy = new Policy(db.entityManager(), root -> List.of(root.join("readers")));
+
+        ModelKeys keys = new Visibility().modelKeys(policy, Filter.NONE, 8).orElseThrow();
+
+        assertThat(keys.members(scope(STAFF, VisibilityKeys.all()), 100)).hasSize(8);
+        assertThat(keys.members(scope(ANN, VisibilityKeys.of(Set.of("r2"))), 100)).containsExactly("2");
+    }
+
     /** Document 1 is ann's and in no folder; document 2 is bob's, in a folder of tenant 7. */
     private static List<Map<String, Object>> folderWorld() {
         Map<String, Object> one = new HashMap<>(Map.of("id", 1L, "owner", "ann"));
         one.put("folder", null);
         return List.of(one, Map.of("id", 2L, "owner", "bob", "folder", Map.of("id", 10L, "tenant", 7L)));
+    }
+
+    /** Documents 1.. with a reader each ({@code r1}, ...), then documents with none. */
+    private static List<Map<String, Object>> readerWorld(int withReader, int without) {
+        List<Map<String, Object>> world = new ArrayList<>();
+        for (long id = 1; id <= withReader + without; id++) {
+            world.add(Map.of("id", id, "readers", id <= withReader ? List.of("r" + id) : List.of()));
+        }
+        return world;
     }
 
     private static Scope scope(Viewer viewer, VisibilityKeys keys) {
