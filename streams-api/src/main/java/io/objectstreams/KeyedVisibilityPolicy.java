@@ -26,7 +26,12 @@ import java.util.List;
  */
 public interface KeyedVisibilityPolicy<E> extends VisibilityPolicy<E> {
 
-    /** What a row is visible by: one or more expressions on {@code root}, in a fixed order. */
+    /**
+     * What a row is visible by: one or more expressions on {@code root}, in a fixed order. A path through a to-one
+     * association ({@code root.get("folder").get("tenant")}) is read through a left join of it, so a row whose link
+     * is null has a NULL key there (visible through the other expressions, and to holders of every key) instead of
+     * no keys at all; joins made with {@code root.join} are read as made.
+     */
     List<Expression<?>> visibleBy(CriteriaBuilder cb, Root<E> root);
 
     /**

@@ -1,5 +1,6 @@
 package io.objectstreams;
 
+import io.objectstreams.internal.visibility.KeyPaths;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.Expression;
 import jakarta.persistence.criteria.Predicate;
@@ -117,19 +118,28 @@ public final class VisibilityKeys {
      * The predicate these keys state over a policy's key expressions {@code by} ({@link KeyedVisibilityPolicy#visibleBy}):
      * some expression's value is one of its keys. The keys compare by their text in memory; here each is read back as
      * its expression's type, and a key that cannot be a value of that type (text for a numeric column) names no row,
-     * in SQL as in memory. For {@link #all()} the predicate is true; callers skip {@code visibleBy} then, as its joins
-     * would multiply rows for nothing.
+     * in SQL as in memory. A path through a to-one association is read through a left join of it, as the engine
+     * reads the keys, so a row whose link is null stays visible through the other expressions. For {@link #all()}
+     * the predicate is true; callers skip {@code visibleBy} then, as its joins would multiply rows for nothing.
      */
     public Predicate toPredicate(List<Expression<?>> by, CriteriaBuilder cb) {
         if (all) {
             return cb.conjunction();
         }
-        List<Predicate> any = new ArrayList<>();
+        List<Expression<?>> asked = new ArrayList<>();
+        List<List<Object>> valuesAsked = new ArrayList<>();
         for (int i = 0; i < by.size(); i++) {
             List<Object> values = KeyText.parse(values(i), by.get(i).getJavaType());
             if (!values.isEmpty()) {
-                any.add(by.get(i).in(values));
+                asked.add(by.get(i));
+                valuesAsked.add(values);
             }
+        }
+        // Only the expressions asked are joined: a join of one the viewer holds no key of would be read for nothing.
+        List<Expression<?>> read = KeyPaths.leftJoined(asked);
+        List<Predicate> any = new ArrayList<>();
+        for (int i = 0; i < read.size(); i++) {
+            any.add(read.get(i).in(valuesAsked.get(i)));
         }
         return any.isEmpty() ? cb.disjunction() : cb.or(any.toArray(Predicate[]::new));
     }

@@ -91,6 +91,7 @@ public final class Deployments {
                 "CREATE TABLE IF NOT EXISTS it_label_t (id bigint PRIMARY KEY, name citext, span interval,"
                         + " title text COLLATE it_case_insensitive)",
                 "CREATE TABLE IF NOT EXISTS it_doc_reader (doc_id bigint NOT NULL, reader varchar(64) NOT NULL)",
+                // A document's folder, and the folder's tenant, may be null (keys through a nullable link).
                 "INSERT INTO it_owned (id, owner) VALUES (1, NULL), (2, 'alice') ON CONFLICT DO NOTHING",
                 // The soak's commit-time failure: a second key 0 breaks this constraint only when COMMIT checks it.
                 "CREATE TABLE IF NOT EXISTS it_soak_guard (k int, CONSTRAINT it_soak_guard_k UNIQUE (k) DEFERRABLE INITIALLY DEFERRED)",

@@ -2,6 +2,7 @@ package io.objectstreams.web.visibility;
 
 import io.objectstreams.KeyedVisibilityPolicy;
 import io.objectstreams.VisibilityKeys;
+import io.objectstreams.internal.visibility.KeyPaths;
 import io.objectstreams.web.filter.Filter;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Tuple;
@@ -9,6 +10,9 @@ import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Expression;
+import jakarta.persistence.criteria.From;
+import jakarta.persistence.criteria.Join;
+import jakarta.persistence.criteria.JoinType;
 import jakarta.persistence.criteria.Path;
 import jakarta.persistence.criteria.Predicate;
 import jakarta.persistence.criteria.Root;
@@ -18,66 +22,32 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * The rows of keys of a model's subjects under a {@link KeyedVisibilityPolicy}, read in one query: by subject pk,
  * one list of key texts per row (a key expression through a collection gives a subject several rows, and it is
- * visible through any of them). A subject that exists and matches the filter but has no row of keys (an inner join
- * of the policy's that finds nothing, explicit or through a path such as {@code project.tenant}) is there with no rows: visible only to a viewer holding every key, as
- * {@link KeyedVisibilityPolicy#visibleTo} has it ({@link VisibilityKeys#admitsAny}).
+ * visible through any of them). A key path through a to-one link is read through a left join ({@link KeyPaths}):
+ * a subject whose link is null has a row with a NULL key there. A subject that exists and matches the filter but has
+ * no row of keys (an inner join of the policy's own that finds nothing) is there with no rows: visible only to a
+ * viewer holding every key, as {@link KeyedVisibilityPolicy#visibleTo} has it ({@link VisibilityKeys#admitsAny}).
  */
 final class KeyRows {
 
     private KeyRows() {
     }
 
-    /**
-     * The keys of each of {@code pks} that exists and matches {@code filter}, or of every row that matches it when
-     * {@code pks} is {@code null}; at most {@code maxRows} rows are read.
-     */
+    /** The keys of each of {@code pks} that exists and matches {@code filter}. */
     static <E> Map<String, List<List<String>>> read(EntityManager em, KeyedVisibilityPolicy<E> policy, Filter filter,
-                                                    Collection<String> pks, int maxRows) {
-        CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaQuery<Tuple> query = cb.createTupleQuery();
-        Root<E> root = query.from(policy.entity());
+                                                    Collection<String> pks) {
         SubjectId subjects = SubjectId.of(policy.entity());
-        List<Path<Object>> key = subjects.select(root);
-        List<Expression<?>> by = policy.visibleBy(cb, root);
-        for (Expression<?> expression : by) {
-            if (!VisibilityKeys.supportsKeyType(expression.getJavaType())) {
-                throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
-                        + expression.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs, booleans"
-                        + " and enums can); use a predicate policy for it");
-            }
-        }
-        List<Selection<?>> columns = new ArrayList<>(key);
-        columns.addAll(by);
-        List<Object> ids = pks == null ? null : subjects.parse(pks);
-        if (ids != null && ids.isEmpty()) {
+        List<Object> ids = subjects.parse(pks);
+        if (ids.isEmpty()) {
             return Map.of();
         }
-        query.multiselect(columns).where(where(cb, root, subjects, key, ids, filter));
-        Map<String, List<List<String>>> keysOf = new HashMap<>();
-        int from = subjects.width();
-        for (Tuple row : limited(em.createQuery(query), maxRows).getResultList()) {
-            List<String> rowKeys = new ArrayList<>(by.size());
-            for (int i = 0; i < by.size(); i++) {
-                rowKeys.add(VisibilityKeys.keyText(row.get(from + i)));
-            }
-            keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
-        }
-        Set<String> exact = pks == null ? null : subjects.exact(pks);
-        if (!root.getJoins().isEmpty() || throughAnotherEntity(by)) {
-            // Through a join, a subject with nothing to join has no row above; it exists all the same.
-            CriteriaQuery<Tuple> exists = cb.createTupleQuery();
-            Root<E> plain = exists.from(policy.entity());
-            List<Path<Object>> plainKey = subjects.select(plain);
-            exists.multiselect(new ArrayList<Selection<?>>(plainKey)).where(where(cb, plain, subjects, plainKey, ids, filter));
-            for (Tuple row : limited(em.createQuery(exists), maxRows).getResultList()) {
-                keysOf.putIfAbsent(subjects.pk(row, 0), new ArrayList<>(0));
-            }
-        }
+        Map<String, List<List<String>>> keysOf = read(em, policy, filter, ids, Integer.MAX_VALUE);
+        Set<String> exact = subjects.exact(pks);
         if (exact != null) {
             keysOf.keySet().retainAll(exact);
         }
@@ -85,15 +55,74 @@ final class KeyRows {
     }
 
     /**
-     * Whether some key expression is a path through another (such as {@code root.get("project").get("tenant")}): an
-     * implicit inner join, which {@code getJoins()} does not list, and which leaves out the subjects whose link is
-     * null (issue 40 item 8; Hibernate, where EclipseLink happens to keep them). An embedded attribute's path counts
-     * too, which costs only the second query.
+     * The keys of every subject that matches {@code filter}, when holding them takes at most {@code maxRows} rows
+     * (each row of keys, and one for each subject that has none); otherwise empty: too many to hold.
      */
-    private static boolean throughAnotherEntity(List<Expression<?>> by) {
+    static <E> Optional<Map<String, List<List<String>>>> readAll(EntityManager em, KeyedVisibilityPolicy<E> policy,
+                                                                 Filter filter, int maxRows) {
+        // Both queries stop one past the bound, and every subject either finds is held (with its rows, or none): a
+        // read that stopped early holds more than maxRows, and is refused whole, never kept with subjects missing.
+        // A subject missing here would be missing from the members of every viewer holding all keys (G10).
+        int limit = maxRows == Integer.MAX_VALUE ? maxRows : maxRows + 1;
+        Map<String, List<List<String>>> keysOf = read(em, policy, filter, null, limit);
+        long held = keysOf.values().stream().mapToLong(rows -> Math.max(1, rows.size())).sum();
+        return held > maxRows ? Optional.empty() : Optional.of(keysOf);
+    }
+
+    /** The keys of the subjects of {@code ids}, or of all when {@code null}; each query reads {@code limit} rows. */
+    private static <E> Map<String, List<List<String>>> read(EntityManager em, KeyedVisibilityPolicy<E> policy,
+                                                            Filter filter, List<Object> ids, int limit) {
+        CriteriaBuilder cb = em.getCriteriaBuilder();
+        CriteriaQuery<Tuple> query = cb.createTupleQuery();
+        Root<E> root = query.from(policy.entity());
+        SubjectId subjects = SubjectId.of(policy.entity());
+        List<Path<Object>> key = subjects.select(root);
+        List<Expression<?>> by = KeyPaths.leftJoined(policy.visibleBy(cb, root));
+        requireKeyTypes(policy, by);
+        List<Selection<?>> columns = new ArrayList<>(key);
+        columns.addAll(by);
+        query.multiselect(columns).where(where(cb, root, subjects, key, ids, filter));
+        Map<String, List<List<String>>> keysOf = new HashMap<>();
+        int from = subjects.width();
+        for (Tuple row : limited(em.createQuery(query), limit).getResultList()) {
+            List<String> rowKeys = new ArrayList<>(by.size());
+            for (int i = 0; i < by.size(); i++) {
+                rowKeys.add(VisibilityKeys.keyText(row.get(from + i)));
+            }
+            keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
+        }
+        if (dropsRows(root)) {
+            // Through an inner join, a subject with nothing to join has no row above; it exists all the same.
+            CriteriaQuery<Tuple> exists = cb.createTupleQuery();
+            Root<E> plain = exists.from(policy.entity());
+            List<Path<Object>> plainKey = subjects.select(plain);
+            exists.multiselect(new ArrayList<Selection<?>>(plainKey))
+                    .where(where(cb, plain, subjects, plainKey, ids, filter));
+            for (Tuple row : limited(em.createQuery(exists), limit).getResultList()) {
+                keysOf.putIfAbsent(subjects.pk(row, 0), new ArrayList<>(0));
+            }
+        }
+        return keysOf;
+    }
+
+    private static void requireKeyTypes(KeyedVisibilityPolicy<?> policy, List<Expression<?>> by) {
         for (Expression<?> expression : by) {
-            if (expression instanceof Path<?> path && path.getParentPath() != null
-                    && path.getParentPath().getParentPath() != null) {
+            if (!VisibilityKeys.supportsKeyType(expression.getJavaType())) {
+                throw new IllegalStateException(policy.getClass().getName() + ".visibleBy names an expression of type "
+                        + expression.getJavaType().getName() + ", which keys cannot have (text, whole numbers, UUIDs,"
+                        + " booleans and enums can); use a predicate policy for it");
+            }
+        }
+    }
+
+    /**
+     * Whether some join of the query is not a left join, so that a subject may have no row of keys. EclipseLink also
+     * lists here the inner joins its paths made, used or not, and they cannot be told from a policy's own: there a
+     * key path through a link still costs this second query.
+     */
+    private static boolean dropsRows(From<?, ?> from) {
+        for (Join<?, ?> join : from.getJoins()) {
+            if (join.getJoinType() != JoinType.LEFT || dropsRows(join)) {
                 return true;
             }
         }

@@ -106,7 +106,7 @@ final class ScopeQueries {
         if (holders.isEmpty()) {
             return;
         }
-        Map<String, List<List<String>>> keysOf = KeyRows.read(em, policy, filter, union, Integer.MAX_VALUE);
+        Map<String, List<List<String>>> keysOf = KeyRows.read(em, policy, filter, union);
         holders.forEach((scope, keys) -> {
             Set<String> visible = decided.get(scope);
             for (String pk : pksByScope.get(scope)) {

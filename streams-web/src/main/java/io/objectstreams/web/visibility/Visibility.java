@@ -99,7 +99,7 @@ public class Visibility {
         }
         EntityManager em = factory(keyed).createEntityManager();
         try {
-            return Optional.of(new SubjectKeys(keyed, KeyRows.read(em, keyed, Filter.NONE, pks, Integer.MAX_VALUE)));
+            return Optional.of(new SubjectKeys(keyed, KeyRows.read(em, keyed, Filter.NONE, pks)));
         } finally {
             em.close();
         }
@@ -107,7 +107,8 @@ public class Visibility {
 
     /**
      * Under a keyed policy, the keys of every row of {@code model} that matches {@code filter}, in one query, when
-     * there are at most {@code maxRows} such rows; otherwise, or under another policy, empty.
+     * there are at most {@code maxRows} rows of keys (a subject with none counts as one); otherwise, or under another
+     * policy, empty.
      */
     public Optional<ModelKeys> modelKeys(String model, Filter filter, int maxRows) {
         return policy(model).flatMap(policy -> modelKeys(policy, filter, maxRows));
@@ -120,11 +121,7 @@ public class Visibility {
         }
         EntityManager em = factory(keyed).createEntityManager();
         try {
-            var rows = KeyRows.read(em, keyed, filter, null, maxRows + 1);
-            // Rows of keys, or subjects: those with nothing to join come from a second query, bounded on its own, and
-            // one cut short there would leave subjects out; either past the bound reads each scope alone (G10).
-            int read = Math.max(rows.size(), rows.values().stream().mapToInt(java.util.List::size).sum());
-            return read > maxRows ? Optional.empty() : Optional.of(new ModelKeys(rows));
+            return KeyRows.readAll(em, keyed, filter, maxRows).map(ModelKeys::new);
         } finally {
             em.close();
         }

@@ -11,9 +11,9 @@ import jakarta.persistence.Table;
 import java.util.Set;
 
 /**
- * A document with an owner, a tenant, a status, an amount and a folder, all of which may be null, and any number of
- * readers (a key reached through a join): the world of the
- * visibility equivalence test ({@link VisibilityEquivalenceResource}). Not streamed; nothing subscribes to it.
+ * A document with an owner, a tenant, a status and an amount, all of which may be null, any number of readers
+ * (a key reached through a join) and maybe a folder (a key reached through a to-one link that may be null): the
+ * world of the visibility equivalence test ({@link VisibilityEquivalenceResource}). Not streamed.
  */
 @Entity(name = "ItDoc")
 @Table(name = "it_doc")
@@ -30,7 +30,7 @@ public class ItDoc {
 
     private Integer amount;
 
-    /** May be null: a policy keyed by {@code folder.tenant} must still show such a document to who sees all. */
+    /** Null for a document in no folder: a key read through it is NULL, and the document must not vanish (G8). */
     @ManyToOne
     @JoinColumn(name = "folder_id")
     private ItFolder folder;

@@ -4,7 +4,10 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** A folder of {@link ItDoc}s with a tenant that may be null: a key reached through a nullable to-one path. */
+/**
+ * A folder of {@link ItDoc} documents with a tenant that may be null: the to-one link through which some keyed
+ * policies of the visibility equivalence test read their keys ({@link RandomKeyedDocs}). Not streamed.
+ */
 @Entity(name = "ItFolder")
 @Table(name = "it_folder")
 public class ItFolder {
