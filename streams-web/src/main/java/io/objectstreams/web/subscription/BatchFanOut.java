@@ -2,7 +2,6 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.EventOperation;
-import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.StreamGap;
@@ -100,15 +99,14 @@ final class BatchFanOut {
         if (!undecidable.isEmpty()) {
             resync(Truncations.owed(sessions, undecidable, true), batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
         }
-        Relevant relevant = relevant(Truncations.without(batch.events(), truncated,
+        List<BatchSteps.Step> steps = BatchSteps.of(Truncations.without(batch.events(), truncated,
                 undecidable.isEmpty() ? null : visibility::canonicalPk));
-        List<StreamEvent> events = relevant.events();
         // The subjects each scope must be decided for. A set, or model, subscription is concerned by every event of
         // its model, so all its scopes share one set per model; only a scope of object subscriptions alone gets its
         // own. Nothing here grows with events times subscriptions (10,000 viewers, batches of 1,000 events).
         Map<String, Set<String>> modelPks = new HashMap<>();
-        for (StreamEvent event : events) {
-            modelPks.computeIfAbsent(event.model(), m -> new HashSet<>()).add(event.pk());
+        for (BatchSteps.Step step : steps) {
+            modelPks.computeIfAbsent(step.event().model(), m -> new HashSet<>()).add(step.event().pk());
         }
         Map<Scope, Set<String>> toCheck = new HashMap<>();
         Map<StreamSession, List<Subscription>> concerned = new LinkedHashMap<>();
@@ -138,7 +136,8 @@ final class BatchFanOut {
         // Each session's subscriptions as they were when the subjects were gathered (none joins during a fan-out; one
         // that ended since is ignored by its session), event by event in cursor order.
         concerned.forEach((session, subscriptions) -> {
-            for (StreamEvent event : events) {
+            for (BatchSteps.Step step : steps) {
+                StreamEvent event = step.event();
                 for (Subscription subscription : subscriptions) {
                     if (!subscription.concerns(event)) {
                         continue;
@@ -148,54 +147,15 @@ final class BatchFanOut {
                         // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
                         undecided.computeIfAbsent(session, k -> new LinkedHashSet<>()).add(subscription);
                     } else {
-                        session.deliver(subscription, event, matches.contains(event.pk())
-                                || leaks(subscription, event), relevant.supersededBy(event), payloads);
+                        // Decided against the state after the batch as far as it tells of this row (G17, BatchSteps).
+                        boolean matchesNow = step.matches(matches.contains(event.pk()));
+                        boolean leaked = !matchesNow && leaks(subscription, event);
+                        session.deliver(subscription, event, matchesNow || leaked, step.latest() || leaked, payloads);
                     }
                 }
             }
         });
         resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
-    }
-
-    /**
-     * The batch without the events a later delete in the same batch supersedes. Membership is decided against
-     * the database as it is now, where a deleted object no longer exists: its earlier events could only be
-     * reported as leaving the set. Dropping them, the delete reaches whoever had the object (as {@code deleted}),
-     * and an object created and deleted within one batch, which nobody was told about, has no effect. Each delete
-     * keeps the transactions of the events it superseded ({@link Subscription#unaccounted}); none when one of them
-     * created the object, which then nobody can have held before the batch.
-     */
-    private static Relevant relevant(List<StreamEvent> batch) {
-        Map<ObjectRef, Long> deletedAt = new HashMap<>();
-        for (StreamEvent event : batch) {
-            if (event.op() == EventOperation.DELETED) {
-                deletedAt.put(event.subject(), event.cursor());
-            }
-        }
-        if (deletedAt.isEmpty()) {
-            return new Relevant(batch, Map.of());
-        }
-        List<StreamEvent> kept = new ArrayList<>();
-        Map<ObjectRef, long[]> superseded = new HashMap<>();
-        for (StreamEvent event : batch) {
-            if (event.op() == EventOperation.DELETED || event.cursor() > deletedAt.getOrDefault(event.subject(), 0L)) {
-                kept.add(event);
-            } else {
-                long[] before = superseded.getOrDefault(event.subject(), Delivery.NONE);
-                superseded.put(event.subject(), event.op() == EventOperation.CREATED || before == null ? null
-                        : java.util.stream.LongStream.concat(java.util.Arrays.stream(before),
-                                java.util.stream.LongStream.of(event.transactionId())).toArray());
-            }
-        }
-        return new Relevant(kept, superseded);
-    }
-
-    /** A batch's events, and for each subject deleted in it the transactions of its superseded events. */
-    private record Relevant(List<StreamEvent> events, Map<ObjectRef, long[]> superseded) {
-        long[] supersededBy(StreamEvent event) {
-            long[] transactions = event.op() == EventOperation.DELETED ? superseded.get(event.subject()) : null;
-            return transactions == null ? Delivery.NONE : transactions;
-        }
     }
 
     /** A test's deliberate defect ({@link DeliveryFaults}): an unreadable object's event for a model subscription. */

@@ -159,7 +159,7 @@ public final class StreamSession {
         }
         EventPayloads payloads = new EventPayloads();
         for (Delivery replayed : start.replay()) {
-            apply(subscription, replayed.event(), replayed.matches(), replayed.superseded(), payloads);
+            apply(subscription, replayed.event(), replayed.matches(), replayed.latest(), payloads);
         }
         StartingSubscription pending = starting.remove(subscription.id());
         if (pending.resyncReason() != null) {
@@ -167,7 +167,7 @@ public final class StreamSession {
             resyncStale(subscription, pending.resyncCursor(), pending.resyncReason());
         }
         for (Delivery live : pending.buffered()) {
-            apply(subscription, live.event(), live.matches(), live.superseded(), payloads);
+            apply(subscription, live.event(), live.matches(), live.latest(), payloads);
         }
     }
 
@@ -198,17 +198,17 @@ public final class StreamSession {
         return concerned == null ? List.of() : concerned;
     }
 
-    /** Hands one live event to a subscription; it is sent if it has an effect there. */
-    synchronized void deliver(Subscription subscription, StreamEvent event, boolean matches, long[] superseded,
+    /** Hands one live event to a subscription (as a {@link Delivery}); it is sent if it has an effect there. */
+    synchronized void deliver(Subscription subscription, StreamEvent event, boolean matches, boolean latest,
                               EventPayloads payloads) {
         if (subscriptions.get(subscription.id()) != subscription) {
             return;
         }
         StartingSubscription pending = starting.get(subscription.id());
         if (pending != null) {
-            pending.buffer(event, matches, superseded);
+            pending.buffer(event, matches, latest);
         } else {
-            apply(subscription, event, matches, superseded, payloads);
+            apply(subscription, event, matches, latest, payloads);
         }
     }
 
@@ -281,17 +281,17 @@ public final class StreamSession {
         ledger.rereadLater(this, subscription);
     }
 
-    private void apply(Subscription subscription, StreamEvent event, boolean matches, long[] superseded,
+    private void apply(Subscription subscription, StreamEvent event, boolean matches, boolean latest,
                        EventPayloads payloads) {
         if (subscription.staleReason() != null) {
             subscription.skipThrough(event.cursor());
             return;
         }
-        if (subscription.unaccounted(event, matches, superseded)) {
+        if (subscription.unaccounted(event, matches)) {
             resyncStale(subscription, event.cursor(), ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             return;
         }
-        var action = subscription.effect(event, matches);
+        var action = subscription.effect(event, matches, latest);
         if (action != null) {
             boolean own = viewer.name() != null && viewer.name().equals(event.actor());
             outbound.event(subscription, event, payloads.of(event, action, own));
