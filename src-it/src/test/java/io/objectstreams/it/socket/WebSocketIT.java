@@ -244,6 +244,75 @@ class WebSocketIT {
         assertThat(told).extracting(m -> m.getJsonObject("subject").getString("pk")).containsOnly(Long.toString(id));
     }
 
+    /**
+     * Issue 40 item 12 (G8, G17): carol moves alice's order to bob and bob deletes it, in one batch (cursor assignment
+     * held back until both committed). Separate batches tell alice a bare removed; one batch told her "deleted" with
+     * bob's transaction id. Now she is told the same detail-free removed, and nothing else.
+     */
+    @Test
+    void aHideAndADeleteInOneBatchTellTheFormerViewerABareRemovedAndNothingOfTheDelete() throws Exception {
+        long id = aliceOrder();
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            assertThat(alice.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"subscription_id\":\"all\"}").next().getString("type")).isEqualTo("subscribed");
+            inOneBatch(() -> {
+                assertThat(StoreClient.as("carol", base).patch("api/orders/" + id, "{\"owner\":\"bob\"}").status())
+                        .isEqualTo(200);
+                assertThat(StoreClient.as("bob", base).delete("api/orders/" + id).status()).isLessThan(300);
+            });
+            JsonObject told = alice.next();
+            assertThat(told.getString("type")).isEqualTo("event");
+            assertThat(told.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(id));
+            assertThat(told.getString("list_action")).isEqualTo("removed");
+            assertThat(told.keySet()).as("no detail of bob's delete: " + told)
+                    .doesNotContain("transaction_id", "op", "changed_fields", "own");
+            assertThat(alice.drain(1000)).as("nothing else").isEmpty();
+        }
+    }
+
+    /**
+     * A transfer to alice after an edit by bob, in one batch: she is added by the transfer itself, never by bob's
+     * earlier edit, with its fields and transaction (G17).
+     */
+    @Test
+    void aTransferToAViewerAfterAnotherUsersEditInOneBatchAddsItWithTheTransfersOwnDetails() throws Exception {
+        long id = StoreClient.as("bob", base).createOrder("{\"status\":\"open\",\"total\":5}");
+        Outbox.awaitFannedOut(base);
+        try (StreamClient alice = StreamClient.connect(base, "alice")) {
+            assertThat(alice.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"subscription_id\":\"all\"}").next().getString("type")).isEqualTo("subscribed");
+            inOneBatch(() -> {
+                assertThat(StoreClient.as("bob", base).patch("api/orders/" + id, "{\"note\":\"bob's\"}").status())
+                        .isEqualTo(200);
+                assertThat(StoreClient.as("carol", base).patch("api/orders/" + id, "{\"owner\":\"alice\"}").status())
+                        .isEqualTo(200);
+            });
+            JsonObject added = alice.next();
+            assertThat(added.getString("list_action")).isEqualTo("added");
+            assertThat(added.getJsonArray("changed_fields").toString()).as(added.toString()).doesNotContain("note");
+            long transfer = io.objectstreams.it.support.Outbox.since(0).stream()
+                    .filter(r -> r.pk().equals(Long.toString(id)) && r.changedFields().contains("owner"))
+                    .mapToLong(r -> r.transactionId()).max().orElseThrow();
+            assertThat(added.getJsonNumber("transaction_id").longValue()).isEqualTo(transfer);
+            assertThat(alice.drain(1000)).as("nothing else").isEmpty();
+        }
+    }
+
+    /** Runs {@code writes} while cursor assignment waits, so that their rows are claimed, and fanned out, together. */
+    private static void inOneBatch(ThrowingRunnable writes) throws Exception {
+        try (java.sql.Connection hold = TestDatabase.connect(); java.sql.Statement lock = hold.createStatement()) {
+            hold.setAutoCommit(false);
+            lock.execute("SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE");
+            writes.run();
+            hold.rollback();
+        }
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
     @Test
     void missingMoreThanTheReplayLimitAsksForAResync() throws Exception {
         long id = aliceOrder();

@@ -100,15 +100,14 @@ final class BatchFanOut {
         if (!undecidable.isEmpty()) {
             resync(Truncations.owed(sessions, undecidable, true), batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
         }
-        Superseded relevant = Superseded.of(Truncations.without(all, truncated,
+        List<BatchSteps.Step> steps = BatchSteps.of(Truncations.without(all, truncated,
                 undecidable.isEmpty() ? null : visibility::canonicalPk));
-        List<StreamEvent> events = relevant.events();
         // The subjects each scope must be decided for. A set, or model, subscription is concerned by every event of
         // its model, so all its scopes share one set per model; only a scope of object subscriptions alone gets its
         // own. Nothing here grows with events times subscriptions (10,000 viewers, batches of 1,000 events).
         Map<String, Set<String>> modelPks = new HashMap<>();
-        for (StreamEvent event : events) {
-            modelPks.computeIfAbsent(event.model(), m -> new HashSet<>()).add(event.pk());
+        for (BatchSteps.Step step : steps) {
+            modelPks.computeIfAbsent(step.event().model(), m -> new HashSet<>()).add(step.event().pk());
         }
         Map<Scope, Set<String>> toCheck = new HashMap<>();
         Map<StreamSession, List<Subscription>> concerned = new LinkedHashMap<>();
@@ -138,7 +137,8 @@ final class BatchFanOut {
         // Each session's subscriptions as they were when the subjects were gathered (none joins during a fan-out; one
         // that ended since is ignored by its session), event by event in cursor order.
         concerned.forEach((session, subscriptions) -> {
-            for (StreamEvent event : events) {
+            for (BatchSteps.Step step : steps) {
+                StreamEvent event = step.event();
                 for (Subscription subscription : subscriptions) {
                     if (!subscription.concerns(event)) {
                         continue;
@@ -148,8 +148,13 @@ final class BatchFanOut {
                         // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
                         undecided.computeIfAbsent(session, k -> new LinkedHashSet<>()).add(subscription);
                     } else {
-                        session.deliver(subscription, event, matches.contains(event.pk())
-                                || leaks(subscription, event), relevant.supersededBy(event), payloads);
+                        // Decided against the state after the batch as far as it tells of this row (G17, BatchSteps);
+                        // exactly, whatever the batch's boundaries, for a scope that sees every object while it exists.
+                        boolean everyObject = subscription.scope().seesEveryObject();
+                        boolean matchesNow = everyObject ? step.exists() : step.matches(matches.contains(event.pk()));
+                        boolean leaked = !matchesNow && leaks(subscription, event);
+                        session.deliver(subscription, event, matchesNow || leaked, everyObject || step.latest() || leaked,
+                                payloads);
                     }
                 }
             }

@@ -4,14 +4,14 @@ import io.objectstreams.StreamEvent;
 
 /**
  * One event handed to a subscription, with whether its subject matches the subscription now (exists, is visible to
- * the viewer and matches the filter); the subscription's members then decide its {@code list_action} (G9). A delete
- * also carries the transactions of the same object's events it superseded in its batch.
+ * the viewer and matches the filter); the subscription's members then decide its {@code list_action} (G9).
+ *
+ * @param latest whether the state now is the state after this event: false for a row whose subject a later
+ *               transaction of its batch wrote again, which therefore cannot add the subject (G17)
  */
-record Delivery(StreamEvent event, boolean matches, long[] superseded) {
-
-    static final long[] NONE = new long[0];
+record Delivery(StreamEvent event, boolean matches, boolean latest) {
 
     Delivery(StreamEvent event, boolean matches) {
-        this(event, matches, NONE);
+        this(event, matches, true);
     }
 }

@@ -22,11 +22,11 @@ final class StartingSubscription {
     }
 
     /** Keeps a live event for when the subscription has started, or gives up on keeping events. */
-    void buffer(StreamEvent event, boolean matches, long[] superseded) {
+    void buffer(StreamEvent event, boolean matches, boolean latest) {
         if (resyncReason != null) {
             resyncCursor = Math.max(resyncCursor, event.cursor());
         } else if ((buffered.size() + 1L) * OutboundQueue.ENTRY_BYTES <= maxBytes) {
-            buffered.add(new Delivery(event, matches, superseded));
+            buffered.add(new Delivery(event, matches, latest));
         } else {
             buffered.clear();
             resyncCursor = event.cursor();

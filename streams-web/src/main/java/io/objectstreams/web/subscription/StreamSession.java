@@ -161,7 +161,7 @@ public final class StreamSession {
         }
         EventPayloads payloads = new EventPayloads();
         for (Delivery replayed : start.replay()) {
-            sender.apply(subscription, replayed.event(), replayed.matches(), replayed.superseded(), payloads);
+            sender.apply(subscription, replayed.event(), replayed.matches(), replayed.latest(), payloads);
         }
         StartingSubscription pending = starting.remove(subscription.id());
         if (pending.resyncReason() != null) {
@@ -169,7 +169,7 @@ public final class StreamSession {
             sender.resyncStale(subscription, pending.resyncCursor(), pending.resyncReason());
         }
         for (Delivery live : pending.buffered()) {
-            sender.apply(subscription, live.event(), live.matches(), live.superseded(), payloads);
+            sender.apply(subscription, live.event(), live.matches(), live.latest(), payloads);
         }
     }
 
@@ -200,17 +200,17 @@ public final class StreamSession {
         return concerned == null ? List.of() : concerned;
     }
 
-    /** Hands one live event to a subscription; it is sent if it has an effect there. */
-    synchronized void deliver(Subscription subscription, StreamEvent event, boolean matches, long[] superseded,
+    /** Hands one live event to a subscription (as a {@link Delivery}); it is sent if it has an effect there. */
+    synchronized void deliver(Subscription subscription, StreamEvent event, boolean matches, boolean latest,
                               EventPayloads payloads) {
         if (subscriptions.get(subscription.id()) != subscription) {
             return;
         }
         StartingSubscription pending = starting.get(subscription.id());
         if (pending != null) {
-            pending.buffer(event, matches, superseded);
+            pending.buffer(event, matches, latest);
         } else {
-            sender.apply(subscription, event, matches, superseded, payloads);
+            sender.apply(subscription, event, matches, latest, payloads);
         }
     }
 

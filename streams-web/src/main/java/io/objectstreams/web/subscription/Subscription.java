@@ -144,26 +144,21 @@ final class Subscription {
      * matches nor concerns a member, about an object not created by it, can be that: whether the client held the
      * object cannot be told without naming one the viewer may never have seen, so the subscription must resync
      * ({@code cursor_replay_unavailable}). Its event may arrive while the subscription starts or after, whenever
-     * delivery reaches it; a delete stands for the events it superseded in its batch too. True at most once: the
-     * resync reads the members again.
+     * delivery reaches it (a row followed by its object's delete in the same batch arrives too, matching nothing).
+     * True at most once: the resync reads the members again.
      */
-    boolean unaccounted(StreamEvent event, boolean matchesNow, long[] superseded) {
+    boolean unaccounted(StreamEvent event, boolean matchesNow) {
         if (membersReadAt == null || matchesNow || event.cursor() <= sentThrough || event.op() == EventOperation.CREATED
-                || members.contains(event.pk()) || !seen(event.transactionId(), superseded)) {
+                || members.contains(event.pk()) || !membersReadAt.sees(event.transactionId())) {
             return false;
         }
         membersReadAt = null;
         return true;
     }
 
-    /** Whether the members were read after {@code transaction}, or after one a delete superseded. */
-    private boolean seen(long transaction, long[] superseded) {
-        for (long earlier : superseded) {
-            if (membersReadAt.sees(earlier)) {
-                return true;
-            }
-        }
-        return membersReadAt.sees(transaction);
+    /** As {@link #effect(StreamEvent, boolean, boolean)}, for an event after which nothing changed its subject. */
+    ListAction effect(StreamEvent event, boolean matchesNow) {
+        return effect(event, matchesNow, true);
     }
 
     /**
@@ -171,8 +166,10 @@ final class Subscription {
      * (already sent, or about an object that neither belonged nor belongs). Advances the state.
      *
      * @param matchesNow whether the subject exists, is visible to the subscriber and matches the filter now
+     * @param latest     whether now is the state after this event; when a later transaction wrote the subject since,
+     *                   the event cannot add it ({@link Delivery#latest})
      */
-    ListAction effect(StreamEvent event, boolean matchesNow) {
+    ListAction effect(StreamEvent event, boolean matchesNow, boolean latest) {
         if (event.cursor() <= sentThrough) {
             return null;
         }
@@ -181,6 +178,11 @@ final class Subscription {
         if (event.op() == EventOperation.DELETED) {
             leave(event.pk(), belonged);
             return belonged ? ListAction.DELETED : null;
+        }
+        if (matchesNow && !belonged && !latest) {
+            // The subject matches after a later write; whether the subscriber could see it at this one, the state now
+            // cannot tell, so this row (its fields, its transaction) is not told as seen: the later row adds it (G8, G17).
+            return null;
         }
         if (matchesNow) {
             if (!belonged) {

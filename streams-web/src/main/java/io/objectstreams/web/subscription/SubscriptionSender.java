@@ -27,17 +27,17 @@ final class SubscriptionSender {
     }
 
     /** Sends the event if it has an effect on the subscription; resyncs one whose members are stale or unaccounted. */
-    void apply(Subscription subscription, StreamEvent event, boolean matches, long[] superseded,
+    void apply(Subscription subscription, StreamEvent event, boolean matches, boolean latest,
                EventPayloads payloads) {
         if (subscription.staleReason() != null) {
             subscription.skipThrough(event.cursor());
             return;
         }
-        if (subscription.unaccounted(event, matches, superseded)) {
+        if (subscription.unaccounted(event, matches)) {
             resyncStale(subscription, event.cursor(), ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             return;
         }
-        var action = subscription.effect(event, matches);
+        var action = subscription.effect(event, matches, latest);
         if (action != null) {
             boolean own = viewer.name() != null && viewer.name().equals(event.actor());
             outbound.event(subscription, event, payloads.of(event, action, own));

@@ -13,7 +13,8 @@
  * </pre>
  * Below them sit values and leaves that call nothing back: {@code FanOutLedger} (the fan-out lock, the cursor
  * fanned out through, the subscriptions owed a reread), which lets a session join between two batches without
- * calling the fan-out; {@code Subscription} (one subscription's members and {@code list_action}s);
+ * calling the fan-out; {@code BatchSteps} (what the state after a batch tells of each of its rows, G17);
+ * {@code Subscription} (one subscription's members and {@code list_action}s);
  * {@code OutboundQueue} and {@code OutboundBudget} (G15); {@code Admission}; {@code DeliveryCounts};
  * {@code Messages}. A session the fan-out cannot even tell to resync is handed to a callback the registry passes
  * in, so the fan-out never names the registry.

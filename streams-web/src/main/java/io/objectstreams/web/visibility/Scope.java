@@ -25,7 +25,8 @@ public final class Scope {
         this(viewer, model, filter, null);
     }
 
-    Scope(Viewer viewer, String model, Filter filter, VisibilityKeys keys) {
+    /** A scope holding the viewer's keys under a keyed policy, as {@link Visibility#scope} makes one. */
+    public Scope(Viewer viewer, String model, Filter filter, VisibilityKeys keys) {
         this.viewer = viewer;
         this.model = model;
         this.filter = filter;
@@ -48,6 +49,15 @@ public final class Scope {
     /** Whether the scope holds its viewer's keys under a keyed policy, from its subscription's start. */
     public boolean holdsKeys() {
         return keys != null;
+    }
+
+    /**
+     * Whether the scope holds every object of its model whatever its state: every key under a keyed policy, and no
+     * filter. Such a scope matches an object exactly while it exists, so an earlier row of a batch can be decided for it
+     * without the state after that row, which is gone by the time the batch is decided (G17).
+     */
+    public boolean seesEveryObject() {
+        return keys != null && keys.isAll() && filter.conditions().isEmpty();
     }
 
     /** The viewer's keys as the subscription started, or {@code null}: not keyed, or to be asked when decided. */

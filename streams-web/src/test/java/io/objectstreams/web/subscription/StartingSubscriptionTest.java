@@ -40,52 +40,43 @@ class StartingSubscriptionTest {
     @Test
     void anObjectThatLeftBeforeTheMembersWereReadIsUnaccountedForOnce() {
         Subscription subscription = resumedWithoutMembers(Set.of("member"));
-        assertThat(subscription.unaccounted(row(11, "left", EventOperation.UPDATED, 99), false, Delivery.NONE)).isTrue();
-        assertThat(subscription.unaccounted(row(12, "left too", EventOperation.UPDATED, 101), false, Delivery.NONE))
+        assertThat(subscription.unaccounted(row(11, "left", EventOperation.UPDATED, 99), false)).isTrue();
+        assertThat(subscription.unaccounted(row(12, "left too", EventOperation.UPDATED, 101), false))
                 .as("the resync reads the members again: once is enough").isFalse();
     }
 
     @Test
     void aDeletedObjectTheClientMayHaveHeldIsUnaccountedForToo() {
-        assertThat(resumedWithoutMembers(Set.of()).unaccounted(row(11, "gone", EventOperation.DELETED, 109), false, Delivery.NONE)).isTrue();
+        assertThat(resumedWithoutMembers(Set.of()).unaccounted(row(11, "gone", EventOperation.DELETED, 109), false)).isTrue();
     }
 
     @Test
     void membersMatchesCreationsAndLaterTransactionsAreAccountedFor() {
         Subscription subscription = resumedWithoutMembers(Set.of("member"));
-        assertThat(subscription.unaccounted(row(11, "member", EventOperation.UPDATED, 99), false, Delivery.NONE)).as("a member").isFalse();
-        assertThat(subscription.unaccounted(row(12, "other", EventOperation.UPDATED, 99), true, Delivery.NONE)).as("matches").isFalse();
-        assertThat(subscription.unaccounted(row(13, "new", EventOperation.CREATED, 99), false, Delivery.NONE)).as("created").isFalse();
-        assertThat(subscription.unaccounted(row(14, "other", EventOperation.UPDATED, 105), false, Delivery.NONE))
+        assertThat(subscription.unaccounted(row(11, "member", EventOperation.UPDATED, 99), false)).as("a member").isFalse();
+        assertThat(subscription.unaccounted(row(12, "other", EventOperation.UPDATED, 99), true)).as("matches").isFalse();
+        assertThat(subscription.unaccounted(row(13, "new", EventOperation.CREATED, 99), false)).as("created").isFalse();
+        assertThat(subscription.unaccounted(row(14, "other", EventOperation.UPDATED, 105), false))
                 .as("in progress when the members were read: they show the object before it").isFalse();
-        assertThat(subscription.unaccounted(row(15, "other", EventOperation.UPDATED, 110), false, Delivery.NONE))
+        assertThat(subscription.unaccounted(row(15, "other", EventOperation.UPDATED, 110), false))
                 .as("begun after the members were read").isFalse();
-    }
-
-    @Test
-    void aDeleteStandsForTheEventsItSupersededInItsBatch() {
-        // The object left in transaction 99, which the members saw; its delete (111) came later, in the same batch.
-        assertThat(resumedWithoutMembers(Set.of()).unaccounted(row(12, "left", EventOperation.DELETED, 111), false,
-                new long[] {99})).isTrue();
-        assertThat(resumedWithoutMembers(Set.of()).unaccounted(row(12, "left", EventOperation.DELETED, 111), false,
-                new long[] {110})).isFalse();
     }
 
     @Test
     void aResyncEndsTheWatch() {
         Subscription subscription = resumedWithoutMembers(Set.of());
         subscription.skipThrough(11);
-        assertThat(subscription.unaccounted(row(12, "left", EventOperation.UPDATED, 99), false, Delivery.NONE)).isFalse();
+        assertThat(subscription.unaccounted(row(12, "left", EventOperation.UPDATED, 99), false)).isFalse();
         Subscription reread = resumedWithoutMembers(Set.of());
         reread.reread(Set.of());
-        assertThat(reread.unaccounted(row(12, "left", EventOperation.UPDATED, 99), false, Delivery.NONE)).isFalse();
+        assertThat(reread.unaccounted(row(12, "left", EventOperation.UPDATED, 99), false)).isFalse();
     }
 
     @Test
     void aSubscriptionWithMembersOrUnwatchedNeverIs() {
         Subscription subscription = resumedWithoutMembers(Set.of());
         subscription.watchUnaccounted(null);
-        assertThat(subscription.unaccounted(row(11, "left", EventOperation.UPDATED, 99), false, Delivery.NONE)).isFalse();
+        assertThat(subscription.unaccounted(row(11, "left", EventOperation.UPDATED, 99), false)).isFalse();
     }
 
     @Test
