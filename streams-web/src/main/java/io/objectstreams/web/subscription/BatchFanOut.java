@@ -1,5 +1,6 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.web.visibility.DecidingAttributes;
 import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamBatch;
@@ -44,10 +45,16 @@ final class BatchFanOut {
     private final Visibility visibility;
     private final FanOutLedger ledger;
     private final MemberReread reread;
+    private final DecidingAttributes attributes;
     private final AtomicLong failedBatches = new AtomicLong();
 
     BatchFanOut(Visibility visibility, FanOutLedger ledger, MemberReread reread) {
+        this(visibility, new DecidingAttributes(visibility), ledger, reread);
+    }
+
+    BatchFanOut(Visibility visibility, DecidingAttributes attributes, FanOutLedger ledger, MemberReread reread) {
         this.visibility = visibility;
+        this.attributes = attributes;
         this.ledger = ledger;
         this.reread = reread;
     }
@@ -133,6 +140,7 @@ final class BatchFanOut {
                     + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
         });
         EventPayloads payloads = new EventPayloads();
+        ScopeAttributes deciding = new ScopeAttributes(attributes);
         Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
         // Each session's subscriptions as they were when the subjects were gathered (none joins during a fan-out; one
         // that ended since is ignored by its session), event by event in cursor order.
@@ -151,10 +159,13 @@ final class BatchFanOut {
                         // Decided against the state after the batch as far as it tells of this row (G17, BatchSteps);
                         // exactly, whatever the batch's boundaries, for a scope that sees every object while it exists.
                         boolean everyObject = subscription.scope().seesEveryObject();
+                        if (!everyObject && skipsToTheDelete(subscription, step)) {
+                            continue;
+                        }
                         boolean matchesNow = everyObject ? step.exists() : step.matches(matches.contains(event.pk()));
+                        boolean told = everyObject || step.toldBy(deciding.of(subscription.scope()));
                         boolean leaked = !matchesNow && leaks(subscription, event);
-                        session.deliver(subscription, event, matchesNow || leaked, everyObject || step.latest() || leaked,
-                                payloads);
+                        session.deliver(subscription, event, matchesNow || leaked, told || leaked, payloads);
                     }
                 }
             }
@@ -169,6 +180,14 @@ final class BatchFanOut {
                 && event.op() != EventOperation.DELETED
                 && !subscription.isMember(event.pk())
                 && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT, subscription.id());
+    }
+
+    /** A test's deliberate defect ({@link DeliveryFaults}): a held object's row before its delete in the batch is skipped. */
+    private static boolean skipsToTheDelete(Subscription subscription, BatchSteps.Step step) {
+        return DeliveryFaults.armed(DeliveryFaults.Fault.DELETE_AFTER_HIDE)
+                && step.gone() && step.event().op() != EventOperation.DELETED
+                && subscription.isMember(step.event().pk())
+                && DeliveryFaults.fire(DeliveryFaults.Fault.DELETE_AFTER_HIDE, subscription.id());
     }
 
     /**

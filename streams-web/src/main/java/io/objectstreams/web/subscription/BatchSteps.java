@@ -3,31 +3,55 @@ package io.objectstreams.web.subscription;
 import io.objectstreams.EventOperation;
 import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamEvent;
+import io.objectstreams.Streamed;
+import io.objectstreams.web.visibility.DecidingAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A batch's events, each with what the state after the batch can tell about it: membership is read once, after the
  * whole batch, so it is each subject's state as of its last transaction in the batch, not as of its earlier rows (G17).
+ * What later transactions of the batch changed says how far it still tells of an earlier row: a row after which
+ * nothing a scope is decided by changed matched then exactly as it matches now.
  */
 final class BatchSteps {
+
+    /** In {@link Step#laterChanges}: a later row whose changes cannot be named (a create of a pk deleted before). */
+    static final String ANY = "*";
 
     /**
      * One event to fan out.
      *
-     * @param latest whether the state after the batch is the state after this event: no later transaction of the batch
-     *               wrote its subject. An earlier row's subject may have matched then or not; the server cannot tell
-     * @param gone   whether its subject is deleted at or after it in the batch: the object it concerns no longer
-     *               exists, whatever a later create of the same pk brought (natural keys)
+     * @param laterChanges the attributes later transactions of the batch changed on its subject ({@link #ANY} for one
+     *                     that cannot be told), or {@code null} when none wrote it: the state after the batch is then the
+     *                     state after this event
+     * @param gone         whether its subject is deleted at or after it in the batch: the object it concerns no longer
+     *                     exists, whatever a later create of the same pk brought (natural keys)
      */
-    record Step(StreamEvent event, boolean latest, boolean gone) {
+    record Step(StreamEvent event, Set<String> laterChanges, boolean gone) {
+
+        /** Whether no later transaction of the batch wrote the subject. */
+        boolean latest() {
+            return laterChanges == null;
+        }
 
         /** Whether the subject matches at this event as far as the state now tells, given whether its pk matches now. */
         boolean matches(boolean pkMatchesNow) {
             return pkMatchesNow && !gone;
+        }
+
+        /**
+         * Whether the state now tells whether the subject matched at this event, for a scope decided by the attributes
+         * {@code deciding} ({@code null}: cannot be told which): none of them changed since, or nothing did.
+         */
+        boolean toldBy(Set<String> deciding) {
+            return laterChanges == null || !gone && deciding != null && !laterChanges.contains(ANY)
+                    && Collections.disjoint(laterChanges, deciding);
         }
 
         /**
@@ -50,24 +74,51 @@ final class BatchSteps {
      * may have lost sight of the object at one of them, and must then not be told of the delete (G8).
      */
     static List<Step> of(List<StreamEvent> batch) {
-        Map<ObjectRef, Long> lastTransaction = new HashMap<>();
-        // Per subject, the transaction of the nearest delete after the row being looked at (walking backwards).
+        // Walking backwards, per subject: the transaction whose rows are being walked, what it changed, and what the
+        // transactions after it changed (a transaction's rows are consecutive: cursors follow commits).
+        Map<ObjectRef, Long> walking = new HashMap<>();
+        Map<ObjectRef, Set<String>> walkingChanges = new HashMap<>();
+        Map<ObjectRef, Set<String>> changedAfter = new HashMap<>();
+        // Per subject, the transaction of the nearest delete after the row being looked at.
         Map<ObjectRef, Long> nextDelete = new HashMap<>();
         List<Step> steps = new ArrayList<>(batch.size());
         for (int i = batch.size() - 1; i >= 0; i--) {
             StreamEvent event = batch.get(i);
             ObjectRef subject = event.subject();
-            long last = lastTransaction.computeIfAbsent(subject, s -> event.transactionId());
+            Long transaction = walking.get(subject);
+            if (transaction == null || transaction != event.transactionId()) {
+                if (transaction != null) {
+                    changedAfter.computeIfAbsent(subject, s -> new HashSet<>()).addAll(walkingChanges.get(subject));
+                }
+                walking.put(subject, event.transactionId());
+                walkingChanges.put(subject, new HashSet<>());
+            }
+            walkingChanges.get(subject).addAll(changes(event));
             Long deleteTransaction = nextDelete.get(subject);
             if (event.op() == EventOperation.DELETED) {
                 nextDelete.put(subject, event.transactionId());
             } else if (deleteTransaction != null && deleteTransaction == event.transactionId()) {
                 continue;
             }
-            steps.add(new Step(event, event.transactionId() == last,
+            Set<String> later = changedAfter.get(subject);
+            steps.add(new Step(event, later == null ? null : Set.copyOf(later),
                     event.op() == EventOperation.DELETED || deleteTransaction != null));
         }
         Collections.reverse(steps);
         return steps;
+    }
+
+    /**
+     * The attributes a row says it changed: a part's row changes {@link DecidingAttributes#PARTS}, and a create (of a
+     * pk deleted before it) may have changed anything ({@link #ANY}).
+     */
+    private static Set<String> changes(StreamEvent event) {
+        if (event.op() != EventOperation.UPDATED) {
+            return Set.of(ANY);
+        }
+        if (!Streamed.OBJECT_FACET.equals(event.facet())) {
+            return Set.of(DecidingAttributes.PARTS);
+        }
+        return new HashSet<>(event.changedFields());
     }
 }

@@ -31,7 +31,12 @@ public final class DeliveryFaults {
         /** A model subscription is sent, as {@code added}, an event about an object its viewer cannot read. */
         LEAK_EVENT,
         /** An SSE {@code subscribed} frame's {@code id:} is 3 cursors ahead of what the client was brought up to. */
-        FUTURE_SUBSCRIBED_ID
+        FUTURE_SUBSCRIBED_ID,
+        /**
+         * A held object's row is not decided when a later transaction of its batch deletes the object, so the delete
+         * reaches a viewer who may have lost sight of it in between, as {@code deleted} (the defect of issue 40 item 12).
+         */
+        DELETE_AFTER_HIDE
     }
 
     private static final boolean PERMITTED = permitted();
