@@ -41,11 +41,7 @@ class DemoTriggerCaptureIT {
                 server.close();
             }
         } finally {
-            TestDatabase.execute("DROP TRIGGER IF EXISTS streams_capture_insert ON store_order_line",
-                    "DROP TRIGGER IF EXISTS streams_capture_update ON store_order_line",
-                    "DROP TRIGGER IF EXISTS streams_capture_delete ON store_order_line",
-                    "DROP TRIGGER IF EXISTS streams_capture_truncate ON store_order_line",
-                    "DROP FUNCTION IF EXISTS streams_capture_store_order_line()");
+            TestDatabase.dropTriggerCapture("store_order_line");
         }
     }
 
@@ -75,6 +71,22 @@ class DemoTriggerCaptureIT {
         assertThat(rowsOf(order)).containsExactly("created object");
         assertThat(StoreClient.as("alice", base).delete("api/orders/" + order).status()).isEqualTo(204);
         assertThat(rowsOf(order)).containsExactly("created object", "deleted object");
+    }
+
+    /**
+     * A line removed through the bidirectional helper with the lines captured by trigger: the business write
+     * succeeds, and the trigger reports it on the order the line left (issue 40 item 2, G16).
+     */
+    @Test
+    void aLineRemovedThroughTheHelperIsReportedOnItsOrder() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        var created = alice.post("api/orders", "{\"status\":\"open\",\"total\":8,"
+                + "\"lines\":[{\"product\":\"tea\",\"quantity\":2,\"unitPrice\":4}]}");
+        long order = created.id();
+        long line = created.object().getJsonArray("lines").getJsonObject(0).getJsonNumber("id").longValue();
+        var removed = alice.delete("api/orders/" + order + "/lines/" + line);
+        assertThat(removed.status()).as(removed.raw()).isEqualTo(200);
+        assertThat(rowsOf(order)).containsExactly("created object", "updated lines");
     }
 
     /** The order's outbox rows once assigned, in cursor order: op and facet. */

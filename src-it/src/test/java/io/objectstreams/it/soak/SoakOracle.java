@@ -41,8 +41,10 @@ import java.util.stream.Collectors;
  * the {@code list_action} the members table gives for a state the subject had at or after that row;</li>
  * <li>every later row (and an object subscription's replay) is sent as itself, in cursor order, once, with the
  * {@code list_action} that the client's set and a state at or after the row give; it may be left out only when
- * the client did not hold the subject and it did not match then, or when a delete of the subject in the same
- * delivery batch supersedes it;</li>
+ * the client did not hold the subject and it did not match then, when a delete of the subject later in the same
+ * transaction supersedes it, or (but for staff's model subscription, which sees every order while it exists) when
+ * the client did not hold it and a later transaction of the same delivery batch wrote it again (G17);</li>
+ * <li>a {@code deleted} goes only to a user who could read the order just before its delete (issue 40 item 12);</li>
  * <li>a {@code resync_required} accounts for the rows through its cursor, and a refetch for the rows through the
  * cursor it read; the number of resyncs per reason is bounded by the faults the run injected ({@link Bounds}).</li>
  * </ul>
@@ -153,9 +155,14 @@ final class SoakOracle {
                         Array fields = rs.getArray(4);
                         String pk = rs.getString(2);
                         long transaction = rs.getLong(5);
+                        State after = oracle.history.get(transaction + "/" + pk);
+                        if (after == null && oracle.rowsOf.containsKey(pk)) {
+                            // A transaction that wrote only the order's lines (in SQL, or a line removed through the
+                            // helper) left the order as the row before it did: cursors follow commits.
+                            after = oracle.rowsOf.get(pk).lastEntry().getValue().after();
+                        }
                         Row row = new Row(rs.getLong(1), pk, rs.getString(3), Arrays.asList((String[]) fields.getArray()),
-                                transaction, oracle.history.get(transaction + "/" + pk),
-                                oracle.writtenAt.getOrDefault(transaction + "/" + pk, Long.MIN_VALUE));
+                                transaction, after, oracle.writtenAt.getOrDefault(transaction + "/" + pk, Long.MIN_VALUE));
                         oracle.rows.put(row.cursor(), row);
                         oracle.rowsOf.computeIfAbsent(pk, k -> new TreeMap<>()).put(row.cursor(), row);
                     }
@@ -598,7 +605,14 @@ final class SoakOracle {
                     continue;
                 }
                 if (supersededInBatch(row, server)) {
-                    count("rows superseded by a delete in their batch", 1);
+                    count("rows superseded by a delete in their own transaction", 1);
+                    continue;
+                }
+                if (mayBeOutside && !seesEveryOrder() && rewrittenInBatch(row, server)) {
+                    // The state after the batch cannot tell whether the user could see the order at this row: a later
+                    // row of the batch adds it, never this one (G8, G17). Staff's model subscription sees every order
+                    // while it exists, and is owed every row.
+                    count("rows left to a later row of their batch", 1);
                     continue;
                 }
                 violation("[gap] " + who + ": " + row + " was never sent (held: " + belonged + "; " + server + "'s batch "
@@ -607,13 +621,30 @@ final class SoakOracle {
             }
         }
 
+        /** Whether the order's delete, in the same transaction as {@code row}, came after it: one state, never seen. */
         private boolean supersededInBatch(Row row, String server) {
             Map.Entry<Long, Row> delete = rowsOf.get(row.pk()).lastEntry();
-            if (!delete.getValue().op().equals("deleted")) {
+            return delete.getValue().op().equals("deleted") && delete.getValue().transaction() == row.transaction()
+                    && delete.getKey() > row.cursor();
+        }
+
+        /**
+         * Whether a later transaction changed, within {@code row}'s delivery batch on {@code server}, what the soak's
+         * scopes are decided by: the owner (visibility, owner filters) or the status (status filters), or deleted it.
+         */
+        private boolean rewrittenInBatch(Row row, String server) {
+            Map.Entry<Long, Long> batch = batches.getOrDefault(server, new TreeMap<>()).floorEntry(row.cursor());
+            if (batch == null || batch.getValue() < row.cursor()) {
                 return false;
             }
-            Map.Entry<Long, Long> batch = batches.getOrDefault(server, new TreeMap<>()).floorEntry(row.cursor());
-            return batch != null && batch.getValue() >= delete.getKey();
+            return rowsOf.get(row.pk()).subMap(row.cursor(), false, batch.getValue(), true).values().stream()
+                    .anyMatch(later -> later.transaction() != row.transaction() && (!later.op().equals("updated")
+                            || later.changedFields().contains("owner") || later.changedFields().contains("status")));
+        }
+
+        /** Staff's model subscription: every order, whatever its state, while it exists. */
+        private boolean seesEveryOrder() {
+            return subscription.user.equals("carol") && subscription.kind == Kind.MODEL;
         }
 
         /** One live event against its row. */
@@ -634,6 +665,12 @@ final class SoakOracle {
             String action = event.listAction();
             boolean held = belonged == null || belonged;
             boolean outside = belonged == null || !belonged;
+            Map.Entry<Long, Row> before = rowsOf.get(row.pk()).lowerEntry(row.cursor());
+            if (action.equals("deleted") && before != null && !readable(subscription.user, before.getValue().after())) {
+                // Issue 40 item 12: whoever lost sight of the order before its delete hears of that, never of the delete.
+                violation("[leak] " + who + ": event " + event + " tells of the delete of an order the user could not read"
+                        + " before it (" + before.getValue() + ")");
+            }
             boolean ok = switch (action) {
                 case "deleted" -> row.op().equals("deleted") && held;
                 case "added" -> outside && !row.op().equals("deleted") && states.stream().anyMatch(s -> matches(subscription, row.pk(), s));

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Writers through the demo's REST API: creates, updates and deletes of orders of alice and bob (as themselves or
  * as carol, who is staff), staff moving an order to the other customer, and a share of writes that roll back on
- * purpose ({@code it/soak/rollback}), at a paced rate. Each writer changes only orders it created, plus the shared
+ * purpose ({@code it/soak/rollback}), at a paced rate; and the shapes of {@link SoakShapes}: lines written in SQL and
+ * moved between orders, lines removed through the bidirectional helper, an order moved and deleted in one batch. Each writer changes only orders it created, plus the shared
  * seed orders it may update (never moved: the object subscriptions follow them).
  */
 final class SoakWriters {
@@ -92,7 +93,8 @@ final class SoakWriters {
                 continue;
             }
             double dice = random.nextDouble();
-            String action = mine.isEmpty() || dice < 0.3 ? "create" : dice < 0.7 ? "update" : dice < 0.8 ? "reassign" : "delete";
+            String action = mine.isEmpty() || dice < 0.28 ? "create" : dice < 0.6 ? "update" : dice < 0.7 ? "reassign"
+                    : dice < 0.82 ? "line" : dice < 0.87 ? "transfer-delete" : "delete";
             String pk = switch (action) {
                 case "create" -> null;
                 case "update" -> random.nextDouble() < 0.25 ? seeds.get(random.nextInt(seeds.size())) : mine.get(random.nextInt(mine.size()));
@@ -101,6 +103,15 @@ final class SoakWriters {
             String owner = pk == null ? OWNERS.get(random.nextInt(OWNERS.size())) : owners.get(pk);
             String actor = action.equals("reassign") || random.nextDouble() < 0.3 ? "carol" : owner;
             String newOwner = OWNERS.get(1 - OWNERS.indexOf(owner));
+            if (action.equals("line")) {
+                add(SoakShapes.line(base, actor, pk, mine));
+                continue;
+            }
+            if (action.equals("transfer-delete")) {
+                add(SoakShapes.transferAndDelete(base, pk, newOwner));
+                mine.remove(pk); // deleted, or its outcome is unknown: left alone from now on
+                continue;
+            }
             if (action.equals("reassign")) {
                 // Staff moves the order to the other customer: it leaves one user's sets and enters the other's (G8).
                 Http.Reply reply = Http.send(base, actor, "PATCH", "api/orders/" + pk, "{\"owner\":\"" + newOwner + "\"}");

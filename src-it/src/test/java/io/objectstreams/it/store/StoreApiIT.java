@@ -53,6 +53,29 @@ class StoreApiIT {
         assertThat(alice.get("api/orders/" + id).status()).isEqualTo(404);
     }
 
+    /**
+     * A line removed through the bidirectional helper ({@code order.removeLine(line)}: off the list, its parent set to
+     * null, orphan removal deletes it): the write succeeds, and the line is gone. Another order's line, or none, is a
+     * 404 naming the line (issue 40 item 2, and the soak's SoakShapes).
+     */
+    @Test
+    void aLineIsRemovedThroughTheBidirectionalHelper() {
+        StoreClient alice = as("alice");
+        Reply created = alice.post("api/orders", "{\"status\":\"draft\",\"total\":4.50,\"lines\":["
+                + "{\"product\":\"pen\",\"quantity\":3,\"unitPrice\":1.50},{\"product\":\"ink\",\"quantity\":1,\"unitPrice\":2}]}");
+        long id = created.id();
+        long pen = created.object().getJsonArray("lines").getJsonObject(0).getJsonNumber("id").longValue();
+        Reply removed = alice.delete("api/orders/" + id + "/lines/" + pen);
+        assertThat(removed.status()).as(removed.raw()).isEqualTo(200);
+        assertThat(removed.object().getJsonArray("lines")).extracting(l -> l.asJsonObject().getString("product"))
+                .containsExactly("ink");
+        assertThat(alice.get("api/orders/" + id).object().getJsonArray("lines")).hasSize(1);
+        Reply again = alice.delete("api/orders/" + id + "/lines/" + pen);
+        assertThat(again.status()).isEqualTo(404);
+        assertThat(again.raw()).contains("No line " + pen + " on order " + id);
+        assertThat(as("bob").delete("api/orders/" + id + "/lines/" + pen).status()).as("not bob's order").isEqualTo(404);
+    }
+
     @Test
     void customersSeeOnlyTheirOwnOrdersAndStaffSeesAll() {
         long alices = as("alice").createOrder("{\"status\":\"open\",\"total\":1}");

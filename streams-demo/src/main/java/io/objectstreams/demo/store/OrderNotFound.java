@@ -11,4 +11,9 @@ public class OrderNotFound extends RuntimeException {
     public OrderNotFound(long id) {
         super("No order " + id);
     }
+
+    /** No line {@code line} on order {@code id}, which the caller may see. */
+    public OrderNotFound(long id, long line) {
+        super("No line " + line + " on order " + id);
+    }
 }

@@ -88,6 +88,16 @@ public class OrderService {
         em.remove(find(caller, id));
     }
 
+    /** Removes one line of an order the caller may see; a line of another order, or none, is not found. */
+    public CustomerOrder removeLine(Caller caller, long id, long lineId) {
+        CustomerOrder order = find(caller, id);
+        OrderLine line = order.getLines().stream().filter(l -> l.getId() == lineId).findFirst()
+                .orElseThrow(() -> new OrderNotFound(id, lineId));
+        order.removeLine(line);
+        em.flush();
+        return withLines(order);
+    }
+
     /**
      * Moves every visible order in status {@code from} to {@code to} with one JPQL bulk update. Bulk updates
      * bypass entity listeners, so each affected order is published explicitly, in the same transaction.

@@ -79,6 +79,12 @@ public class OrdersResource {
         return Response.noContent().build();
     }
 
+    @DELETE
+    @Path("{id}/lines/{line}")
+    public JsonObject removeLine(@PathParam("id") String id, @PathParam("line") String line) {
+        return json(orders.removeLine(caller(), id(id), id(line))).build();
+    }
+
     @POST
     @Path("bulk-status")
     public JsonObject bulkStatus(JsonValue body) {
