@@ -183,7 +183,11 @@ final class ScopeQueries {
         }
         query.multiselect(columns).where(subjects.among(cb, key, ids), filter.toPredicate(cb, root));
         int from = subjects.width();
-        for (Tuple row : em.createQuery(query).getResultList()) {
+        List<Tuple> rows = em.createQuery(query).getResultList();
+        if (chunk.size() > 1 && rows.size() < ids.size()) {
+            requireEveryRow(em, policy, filter, subjects, ids, rows);
+        }
+        for (Tuple row : rows) {
             String pk = subjects.pk(row, 0);
             for (int j = 0; j < chunk.size(); j++) {
                 Object visible = row.get(from + j);
@@ -192,6 +196,27 @@ final class ScopeQueries {
                     decided.get(scope).add(pk);
                 }
             }
+        }
+    }
+
+    /**
+     * Throws {@link MultiplexUnsupported} when the shared query found fewer of {@code ids} than exist and match
+     * {@code filter}. A predicate navigating a to-one link ({@code root.get("folder").get("tenant")}) is an implicit
+     * inner join, which Hibernate does not list among the root's joins: shared, it would drop the subjects whose link
+     * is null for every viewer of the query, not only for the one whose predicate reads it (G8). Asked only when some
+     * of {@code ids} are missing, which a deleted subject, or one outside the filter, explains as well.
+     */
+    private static <E> void requireEveryRow(EntityManager em, VisibilityPolicy<E> policy, Filter filter,
+                                            SubjectId subjects, List<Object> ids, List<Tuple> rows) {
+        CriteriaBuilder cb = em.getCriteriaBuilder();
+        CriteriaQuery<Tuple> exists = cb.createTupleQuery();
+        Root<E> plain = exists.from(policy.entity());
+        List<Path<Object>> key = subjects.select(plain);
+        exists.multiselect(new ArrayList<Selection<?>>(key)).where(subjects.among(cb, key, ids), filter.toPredicate(cb, plain));
+        List<Tuple> existing = em.createQuery(exists).getResultList();
+        if (existing.size() > rows.size()) {
+            throw new MultiplexUnsupported(policy.getClass().getName() + ".visibleTo navigates a link that may be"
+                    + " null; decided per viewer");
         }
     }
 

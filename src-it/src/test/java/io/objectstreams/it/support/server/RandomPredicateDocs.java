@@ -11,7 +11,10 @@ import jakarta.persistence.criteria.Predicate;
 import jakarta.persistence.criteria.Root;
 import java.util.Random;
 
-/** An arbitrary predicate of {@link ItDoc} drawn from a seed, one per viewer: comparisons, NULLs, AND, OR, NOT. */
+/**
+ * An arbitrary predicate of {@link ItDoc} drawn from a seed, one per viewer: comparisons, NULLs, a path through the
+ * folder (which may be null), AND, OR, NOT.
+ */
 final class RandomPredicateDocs implements VisibilityPolicy<ItDoc> {
 
     private final long seed;
@@ -43,7 +46,7 @@ final class RandomPredicateDocs implements VisibilityPolicy<ItDoc> {
     }
 
     private Predicate predicate(Random random, Viewer viewer, CriteriaBuilder cb, Root<ItDoc> root, int depth) {
-        int choice = random.nextInt(depth < 2 ? 10 : 7);
+        int choice = random.nextInt(depth < 2 ? 11 : 8);
         return switch (choice) {
             case 0 -> viewer.isAnonymous() ? cb.isNull(root.get("owner"))
                     : cb.equal(root.get("owner"), viewer.name());
@@ -54,9 +57,11 @@ final class RandomPredicateDocs implements VisibilityPolicy<ItDoc> {
             case 4 -> cb.equal(root.get("status"), STATUSES.get(random.nextInt(STATUSES.size())));
             case 5 -> viewer.hasRole("staff") ? cb.conjunction() : cb.isNull(root.get("tenant"));
             case 6 -> random.nextBoolean() ? cb.conjunction() : cb.disjunction();
-            case 7 -> cb.and(predicate(random, viewer, cb, root, depth + 1),
+            // Through a to-one link that may be null: an implicit inner join, for this viewer's predicate only (G8).
+            case 7 -> cb.equal(root.get("folder").get("tenant"), 1L + random.nextInt(4));
+            case 8 -> cb.and(predicate(random, viewer, cb, root, depth + 1),
                     predicate(random, viewer, cb, root, depth + 1));
-            case 8 -> cb.or(predicate(random, viewer, cb, root, depth + 1),
+            case 9 -> cb.or(predicate(random, viewer, cb, root, depth + 1),
                     predicate(random, viewer, cb, root, depth + 1));
             default -> cb.not(predicate(random, viewer, cb, root, depth + 1));
         };
