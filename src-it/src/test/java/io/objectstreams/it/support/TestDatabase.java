@@ -109,7 +109,12 @@ public final class TestDatabase {
         return DriverManager.getConnection(url(), setting("user", "postgres"), setting("password", "postgres"));
     }
 
-    /** Runs SQL statements in autocommit mode. */
+    /** A connection to another database of the test server (one a test created). */
+    public static Connection connectTo(String database) throws SQLException {
+        return DriverManager.getConnection(url().substring(0, url().lastIndexOf('/') + 1) + database,
+                setting("user", "postgres"), setting("password", "postgres"));
+    }
+
     /**
      * Takes trigger capture off {@code table}: its five triggers, its function, and its mappings in the registry
      * (schema V6). For a test that captured a table by trigger which the rest of the suite captures with the listener.
@@ -124,8 +129,14 @@ public final class TestDatabase {
                 "DELETE FROM streams_capture_mapping WHERE table_name = '" + table + "'");
     }
 
+    /** Runs SQL statements in autocommit mode. */
     public static void execute(String... statements) {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+        executeIn(setting("name", "postgres"), statements);
+    }
+
+    /** Runs SQL statements in autocommit mode in another database of the test server (one a test created). */
+    public static void executeIn(String database, String... statements) {
+        try (Connection connection = connectTo(database); Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
             }

@@ -36,4 +36,13 @@ public class StreamsBootstrap {
         }
         LOG.info(() -> "Object Streams ready: datasource " + config.dataSourceName() + ", notify channel " + channel);
     }
+
+    /**
+     * Returns once the schema is up to date (or migration is off): the container runs {@link #start} before any call
+     * of a singleton's methods. For startup work of other modules that needs the schema, which {@code @DependsOn}
+     * cannot name across an EAR's modules: trigger capture records its mappings in a table of schema V6.
+     */
+    public void awaitSchema() {
+        // Nothing to do: being called is the wait.
+    }
 }

@@ -6,6 +6,7 @@ import io.objectstreams.internal.capture.JpaMembers;
 import io.objectstreams.internal.capture.StreamedModels;
 import io.objectstreams.internal.config.CaptureSettings;
 import io.objectstreams.internal.config.StreamsConfig;
+import io.objectstreams.internal.schema.StreamsBootstrap;
 import io.objectstreams.internal.health.CaptureReport;
 import io.objectstreams.internal.health.HealthRegistry;
 import jakarta.annotation.PreDestroy;
@@ -50,6 +51,9 @@ public class TriggerCapture {
     @Inject
     StreamedModels models;
 
+    @Inject
+    StreamsBootstrap bootstrap;
+
     @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
     ManagedScheduledExecutorService timers;
 
@@ -85,6 +89,8 @@ public class TriggerCapture {
      * in readiness with the tables' findings.
      */
     public synchronized void start(Collection<Class<?>> streamed, List<String> unchecked) {
+        // Installing needs the schema (V6's mapping registry): on a fresh database, deployment migrates it first.
+        bootstrap.awaitSchema();
         this.unchecked = List.copyOf(unchecked);
         for (Class<?> entity : streamed) {
             JpaMembers.key(entity); // a key no capture path can spell alike fails deployment, naming it (G16)
@@ -107,11 +113,14 @@ public class TriggerCapture {
         modes.partsByTrigger(byTrigger.stream().filter(TableMapping::part).map(TableMapping::model)
                 .collect(java.util.stream.Collectors.toSet()));
         listenerTables = Map.copyOf(byListener);
-        check();
+        // Told only after installing, when this deployment installs: a SEVERE "not captured" logged just before the
+        // install that captures them would send an operator after nothing.
+        inspect();
         if ((!report.ok() || !outdatedSince.isEmpty()) && !captured.isEmpty() && config.migrateSchema()) {
             CaptureInstalls.installAll(config, captured);
-            check();
+            inspect();
         }
+        log(report);
         HealthRegistry.application().register(HealthRegistry.CAPTURE, source);
         long every = CaptureSettings.from(config.values()).checkInterval().toMillis();
         if (every > 0 && clock == null) {
@@ -158,6 +167,13 @@ public class TriggerCapture {
      * one's findings standing, with a warning; before any check has run, it is a problem.
      */
     public synchronized CaptureReport check() {
+        inspect();
+        log(report);
+        return report;
+    }
+
+    /** {@link #check()} without logging what it found. */
+    private void inspect() {
         Findings findings = new Findings();
         try (Connection connection = config.dataSource().getConnection()) {
             String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
@@ -184,8 +200,6 @@ public class TriggerCapture {
                     : new CaptureReport(captured.size(), checked.problems(), append(checked.warnings(),
                             failed + ", and the last check's findings stand"));
         }
-        log(report);
-        return report;
     }
 
     /**

@@ -46,7 +46,10 @@ final class KeyRows {
         if (ids.isEmpty()) {
             return Map.of();
         }
-        Map<String, List<List<String>>> keysOf = read(em, policy, filter, ids, Integer.MAX_VALUE);
+        Map<String, List<List<String>>> keysOf = new HashMap<>();
+        for (List<Object> chunk : subjects.chunks(ids)) {
+            keysOf.putAll(read(em, policy, filter, chunk, Integer.MAX_VALUE));
+        }
         Set<String> exact = subjects.exact(pks);
         if (exact != null) {
             keysOf.keySet().retainAll(exact);

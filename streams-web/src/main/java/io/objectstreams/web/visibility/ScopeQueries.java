@@ -130,30 +130,34 @@ final class ScopeQueries {
         CriteriaQuery<Tuple> query = cb.createTupleQuery();
         Root<E> root = query.from(policy.entity());
         List<Path<Object>> key = subjects.select(root);
-        List<Predicate> where = new ArrayList<>();
-        if (pks != null) {
-            List<Object> ids = subjects.parse(pks);
-            if (ids.isEmpty()) {
-                return Set.of();
-            }
-            where.add(subjects.among(cb, key, ids));
+        List<Object> ids = pks == null ? null : subjects.parse(pks);
+        if (ids != null && ids.isEmpty()) {
+            return Set.of();
         }
-        where.add(policy instanceof KeyedVisibilityPolicy<E> keyed && scope.keys() != null
+        Predicate visible = policy instanceof KeyedVisibilityPolicy<E> keyed && scope.keys() != null
                 ? scope.keys().isAll() ? cb.conjunction() : scope.keys().toPredicate(keyed.visibleBy(cb, root), cb)
-                : policy.visibleTo(scope.viewer(), cb, root));
-        where.add(filter.toPredicate(cb, root));
-        // Distinct: a predicate that joins yields a subject once per joined row, and the limit must count subjects.
-        query.multiselect(new ArrayList<Selection<?>>(key)).distinct(true).where(where.toArray(Predicate[]::new));
-        TypedQuery<Tuple> typed = em.createQuery(query);
+                : policy.visibleTo(scope.viewer(), cb, root);
+        Predicate filtered = filter.toPredicate(cb, root);
         Set<String> exact = pks == null ? null : subjects.exact(pks);
-        if (limit < Integer.MAX_VALUE && exact == null) {
-            typed.setMaxResults(limit);
-        }
         Set<String> found = new HashSet<>();
-        for (Tuple row : typed.getResultList()) {
-            String pk = subjects.pk(row, 0);
-            if ((exact == null || exact.contains(pk)) && found.size() < limit) {
-                found.add(pk);
+        // A members list past one query's bind parameters is asked in parts, the same query each time.
+        for (List<Object> chunk : ids == null ? java.util.Collections.<List<Object>>singletonList(null) : subjects.chunks(ids)) {
+            Predicate[] where = chunk == null ? new Predicate[] {visible, filtered}
+                    : new Predicate[] {subjects.among(cb, key, chunk), visible, filtered};
+            // Distinct: a predicate that joins yields a subject once per joined row, and the limit must count subjects.
+            query.multiselect(new ArrayList<Selection<?>>(key)).distinct(true).where(where);
+            TypedQuery<Tuple> typed = em.createQuery(query);
+            if (limit < Integer.MAX_VALUE && exact == null) {
+                typed.setMaxResults(limit - found.size());
+            }
+            for (Tuple row : typed.getResultList()) {
+                String pk = subjects.pk(row, 0);
+                if ((exact == null || exact.contains(pk)) && found.size() < limit) {
+                    found.add(pk);
+                }
+            }
+            if (found.size() >= limit) {
+                break;
             }
         }
         return found;
@@ -181,11 +185,18 @@ final class ScopeQueries {
         if (ids.isEmpty()) {
             return;
         }
-        query.multiselect(columns).where(subjects.among(cb, key, ids), filter.toPredicate(cb, root));
+        query.multiselect(columns);
         int from = subjects.width();
-        List<Tuple> rows = em.createQuery(query).getResultList();
-        if (chunk.size() > 1 && rows.size() < ids.size()) {
-            requireEveryRow(em, policy, filter, subjects, ids, rows);
+        List<Tuple> rows = new ArrayList<>();
+        for (List<Object> part : subjects.chunks(ids)) {
+            query.where(subjects.among(cb, key, part), filter.toPredicate(cb, root));
+            List<Tuple> found = em.createQuery(query).getResultList();
+            // Rows of pks asked for: a composite key's IN lists also find pks of the parts' cross product.
+            long asked = found.stream().filter(row -> union.contains(subjects.pk(row, 0))).count();
+            if (chunk.size() > 1 && asked < part.size()) {
+                requireEveryRow(em, policy, filter, subjects, part, found);
+            }
+            rows.addAll(found);
         }
         for (Tuple row : rows) {
             String pk = subjects.pk(row, 0);

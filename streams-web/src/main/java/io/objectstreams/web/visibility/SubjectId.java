@@ -99,6 +99,23 @@ final class SubjectId {
     }
 
     /**
+     * {@code ids} in lists small enough for one query's {@link #among}: at most 20,000 bind parameters each, whatever
+     * the key's width, so that a {@code members} list of any allowed size stays below the 65,535 parameters a
+     * PostgreSQL statement can bind, with room for the predicates beside it.
+     */
+    List<List<Object>> chunks(List<Object> ids) {
+        int size = Math.max(1, 20_000 / width());
+        if (ids.size() <= size) {
+            return List.of(ids);
+        }
+        List<List<Object>> chunks = new ArrayList<>();
+        for (int from = 0; from < ids.size(); from += size) {
+            chunks.add(ids.subList(from, Math.min(ids.size(), from + size)));
+        }
+        return chunks;
+    }
+
+    /**
      * Rows whose key may be one of {@code keys} ({@link #parse}), which must not be empty. Exact for a single key
      * ({@code IN}). For a composite key, each part {@code IN} its values: a bounded superset (of the parts' cross
      * product), which the caller narrows with {@link #exact}; one predicate per key would bind parts times keys
