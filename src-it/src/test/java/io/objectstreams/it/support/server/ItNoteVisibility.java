@@ -27,6 +27,13 @@ public class ItNoteVisibility extends AuthenticatedVisibility<ItNote> implements
     static final AtomicLong DELIVERY_DELAY_MILLIS = new AtomicLong();
     /** A viewer for whom every call of {@link #visibleTo} fails (empty: none), as a policy broken for one user. */
     static final java.util.concurrent.atomic.AtomicReference<String> FAILING_VIEWER = new java.util.concurrent.atomic.AtomicReference<>("");
+    /**
+     * While set and not counted down, each call of {@link #visibleTo} on the delivery thread waits for it (at most a
+     * minute): fan-out stops at the first batch with a note in it, for a test that needs later batches held back
+     * until it has looked, whatever the machine's load.
+     */
+    static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> HOLD =
+            new java.util.concurrent.atomic.AtomicReference<>();
     /** A note no viewer may read any more (0: none), as when an application revokes access. */
     static final AtomicLong HIDDEN = new AtomicLong();
 
@@ -48,8 +55,16 @@ public class ItNoteVisibility extends AuthenticatedVisibility<ItNote> implements
         if (FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0 || FAILING_VIEWER.get().equals(viewer.name())) {
             throw new IllegalStateException("ItNoteVisibility fails on purpose (test fault)");
         }
-        long delay = DELAY_MILLIS.get()
-                + (Thread.currentThread().getName().contains("object-streams-delivery") ? DELIVERY_DELAY_MILLIS.get() : 0);
+        boolean delivering = Thread.currentThread().getName().contains("object-streams-delivery");
+        java.util.concurrent.CountDownLatch hold = HOLD.get();
+        if (delivering && hold != null) {
+            try {
+                hold.await(1, java.util.concurrent.TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        long delay = DELAY_MILLIS.get() + (delivering ? DELIVERY_DELAY_MILLIS.get() : 0);
         if (delay > 0) {
             try {
                 Thread.sleep(delay);
