@@ -475,7 +475,9 @@ final class SoakOracle {
                 String pk = entry.getKey();
                 List<Row> subject = entry.getValue();
                 Row last = subject.get(subject.size() - 1);
-                boolean created = subject.stream().anyMatch(r -> r.op().equals("created"));
+                // Created since the cursor only when its first row there creates it: a pk deleted and restored under
+                // its old id existed at the cursor, and the client may hold it (issue 40 item 3).
+                boolean created = subject.get(0).op().equals("created");
                 Boolean belonged = members == null ? null : members.contains(pk);
                 Seen event = sent.get(pk);
                 long received = event == null ? Long.MAX_VALUE : event.received();

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Writers through the demo's REST API: creates, updates and deletes of orders of alice and bob (as themselves or
  * as carol, who is staff), staff moving an order to the other customer, and a share of writes that roll back on
  * purpose ({@code it/soak/rollback}), at a paced rate; and the shapes of {@link SoakShapes}: lines written in SQL and
- * moved between orders, lines removed through the bidirectional helper, an order moved and deleted in one batch. Each writer changes only orders it created, plus the shared
+ * moved between orders, lines removed through the bidirectional helper, an order moved and deleted in one batch; and
+ * staff restoring an order this writer deleted, under its old id ({@code api/orders/{id}/restore}), so that pks come
+ * back as natural keys do. Each writer changes only orders it created, plus the shared
  * seed orders it may update (never moved: the object subscriptions follow them).
  */
 final class SoakWriters {
@@ -76,6 +78,8 @@ final class SoakWriters {
     private void write(long transactions, long periodNanos) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         List<String> mine = new ArrayList<>();
+        // Orders this writer deleted: staff may restore one under its old id, as a natural key comes back.
+        List<String> gone = new ArrayList<>();
         long next = System.nanoTime();
         while (!stopping && started.incrementAndGet() <= transactions) {
             next += periodNanos;
@@ -93,14 +97,17 @@ final class SoakWriters {
                 continue;
             }
             double dice = random.nextDouble();
-            String action = mine.isEmpty() || dice < 0.28 ? "create" : dice < 0.6 ? "update" : dice < 0.7 ? "reassign"
-                    : dice < 0.82 ? "line" : dice < 0.87 ? "transfer-delete" : "delete";
+            String action = mine.isEmpty() || dice < 0.25 ? "create" : dice < 0.57 ? "update" : dice < 0.67 ? "reassign"
+                    : dice < 0.79 ? "line" : dice < 0.84 ? "transfer-delete" : dice < 0.88 && !gone.isEmpty() ? "restore"
+                    : "delete";
             String pk = switch (action) {
                 case "create" -> null;
+                case "restore" -> gone.remove(random.nextInt(gone.size()));
                 case "update" -> random.nextDouble() < 0.25 ? seeds.get(random.nextInt(seeds.size())) : mine.get(random.nextInt(mine.size()));
                 default -> mine.get(random.nextInt(mine.size()));
             };
-            String owner = pk == null ? OWNERS.get(random.nextInt(OWNERS.size())) : owners.get(pk);
+            String owner = pk == null || action.equals("restore") ? OWNERS.get(random.nextInt(OWNERS.size()))
+                    : owners.get(pk);
             String actor = action.equals("reassign") || random.nextDouble() < 0.3 ? "carol" : owner;
             String newOwner = OWNERS.get(1 - OWNERS.indexOf(owner));
             if (action.equals("line")) {
@@ -108,8 +115,23 @@ final class SoakWriters {
                 continue;
             }
             if (action.equals("transfer-delete")) {
-                add(SoakShapes.transferAndDelete(base, pk, newOwner));
+                String outcome = SoakShapes.transferAndDelete(base, pk, newOwner);
+                add(outcome);
                 mine.remove(pk); // deleted, or its outcome is unknown: left alone from now on
+                if (outcome.startsWith("committed:")) {
+                    gone.add(pk);
+                }
+                continue;
+            }
+            if (action.equals("restore")) {
+                // Staff creates the order again under its old id, for either customer (issue 40 item 3).
+                Http.Reply reply = Http.send(base, "carol", "POST", "api/orders/" + pk + "/restore", "{\"owner\":\""
+                        + owner + "\",\"status\":\"" + STATUSES.get(random.nextInt(STATUSES.size())) + "\",\"total\":7}");
+                if (reply.ok()) {
+                    owners.put(pk, owner);
+                    mine.add(pk);
+                }
+                add(reply.ok() ? "committed:restore" : "failed:restore:" + reply.status());
                 continue;
             }
             if (action.equals("reassign")) {
@@ -140,6 +162,7 @@ final class SoakWriters {
                     mine.add(id);
                 } else if (action.equals("delete")) {
                     mine.remove(pk);
+                    gone.add(pk);
                 }
             } else {
                 add("failed:" + action + ":" + reply.status());

@@ -76,6 +76,29 @@ class StoreApiIT {
         assertThat(as("bob").delete("api/orders/" + id + "/lines/" + pen).status()).as("not bob's order").isEqualTo(404);
     }
 
+    /**
+     * Staff restores a deleted order under its old id ({@code POST api/orders/{id}/restore}): the pk comes back, as a
+     * natural key does (issue 40 item 3, and the soak's writers), and the change is published as a create. Only staff
+     * may, only for an id not in use.
+     */
+    @Test
+    void staffRestoresADeletedOrderUnderItsOldId() {
+        long id = as("alice").createOrder("{\"status\":\"open\",\"total\":3}");
+        long before = io.objectstreams.it.support.Outbox.mark();
+        String body = "{\"owner\":\"bob\",\"status\":\"paid\",\"total\":4}";
+        assertThat(as("carol").post("api/orders/" + id + "/restore", body).status()).as("in use").isEqualTo(400);
+        assertThat(as("alice").delete("api/orders/" + id).status()).isEqualTo(204);
+        Reply refused = as("alice").post("api/orders/" + id + "/restore", "{\"status\":\"paid\",\"total\":4}");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.raw()).contains("Only staff");
+        Reply restored = as("carol").post("api/orders/" + id + "/restore", body);
+        assertThat(restored.status()).as(restored.raw()).isEqualTo(200);
+        assertThat(restored.object().getJsonNumber("id").longValue()).isEqualTo(id);
+        assertThat(as("bob").get("api/orders/" + id).object().getString("status")).isEqualTo("paid");
+        assertThat(io.objectstreams.it.support.Outbox.since(before)).filteredOn(r -> r.pk().equals(Long.toString(id)))
+                .extracting(io.objectstreams.it.support.Outbox.Row::op).containsExactly("deleted", "created");
+    }
+
     @Test
     void customersSeeOnlyTheirOwnOrdersAndStaffSeesAll() {
         long alices = as("alice").createOrder("{\"status\":\"open\",\"total\":1}");

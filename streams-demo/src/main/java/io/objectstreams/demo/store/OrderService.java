@@ -88,6 +88,33 @@ public class OrderService {
         em.remove(find(caller, id));
     }
 
+    /**
+     * Staff only: creates an order again under the id of one that was deleted (an undo, an import from a backup), so
+     * the pk comes back as a natural key does. The row is written in SQL, which no entity listener sees, so the
+     * change reports itself through {@link StreamsPublisher}, in the same transaction. An id in use is refused.
+     */
+    public CustomerOrder restore(Caller caller, long id, OrderInput input) {
+        if (!caller.staff()) {
+            throw new InvalidInput("id", "Only staff may restore a deleted order");
+        }
+        input.requireComplete();
+        if (input.lines().isPresent()) {
+            throw new InvalidInput("lines", "A restored order starts without lines; add them afterwards");
+        }
+        if (em.find(CustomerOrder.class, id) != null) {
+            throw new InvalidInput("id", "Order " + id + " exists; only a deleted order can be restored");
+        }
+        em.createNativeQuery("INSERT INTO store_order (id, owner, status, total, note) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .setParameter(1, id)
+                .setParameter(2, ownerFor(caller, input))
+                .setParameter(3, input.status().orElseThrow())
+                .setParameter(4, input.total().orElseThrow())
+                .setParameter(5, input.note().flatMap(n -> n).orElse(null))
+                .executeUpdate();
+        publisher.publish(new SourceEvent(MODEL, Long.toString(id), "object", EventOperation.CREATED, List.of()));
+        return withLines(find(caller, id));
+    }
+
     /** Removes one line of an order the caller may see; a line of another order, or none, is not found. */
     public CustomerOrder removeLine(Caller caller, long id, long lineId) {
         CustomerOrder order = find(caller, id);

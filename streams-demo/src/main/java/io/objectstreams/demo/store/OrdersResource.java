@@ -79,6 +79,12 @@ public class OrdersResource {
         return Response.noContent().build();
     }
 
+    @POST
+    @Path("{id}/restore")
+    public JsonObject restore(@PathParam("id") String id, JsonValue body) {
+        return json(orders.restore(caller(), id(id), OrderInput.parse(requireBody(body)))).build();
+    }
+
     @DELETE
     @Path("{id}/lines/{line}")
     public JsonObject removeLine(@PathParam("id") String id, @PathParam("line") String line) {

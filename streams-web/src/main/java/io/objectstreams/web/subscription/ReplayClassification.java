@@ -91,17 +91,22 @@ final class ReplayClassification {
      * Classifies from what the client says it holds, trusting it only where the viewer can read: a named pk the
      * viewer cannot read now (hidden, deleted, or never existing, which must look alike) is dropped and answered
      * {@code removed} once, with nothing else, so what the client hears never depends on the life of an object it
-     * may not see (G8). A deleted member the client really held is answered the same way.
+     * may not see (G8). A deleted member the client really held is answered the same way, even when its pk exists
+     * again now.
      */
     private static SubscriptionStart withMembers(List<ChangedSubject> changed, Set<String> current, Set<String> named,
                                                  Function<Set<String>, Set<String>> visible, long from) {
         Set<String> outside = new HashSet<>(named);
         outside.removeAll(current);
         Set<String> readable = outside.isEmpty() ? Set.of() : visible.apply(outside);
+        // A member deleted in the span is gone, whatever its pk holds now (created again after the span, as a natural
+        // key or a restored id can be): the object the client held is answered like any it cannot read.
+        Set<String> deleted = new HashSet<>();
+        changed.stream().filter(ChangedSubject::deleted).forEach(subject -> deleted.add(subject.pk()));
         Set<String> held = new HashSet<>();
         List<String> unreadable = new ArrayList<>();
         for (String pk : named) {
-            if (current.contains(pk) || readable.contains(pk)) {
+            if (!deleted.contains(pk) && (current.contains(pk) || readable.contains(pk))) {
                 held.add(pk);
             } else {
                 unreadable.add(pk);

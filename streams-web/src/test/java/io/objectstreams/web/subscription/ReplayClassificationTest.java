@@ -180,6 +180,24 @@ class ReplayClassificationTest {
             assertThat(subscription.effect(row(131, "alicesQuiet", EventOperation.DELETED), false)).isNull();
         }
 
+        /**
+         * Found by the soak (2026-12-05), restoring orders under their old ids: a named member deleted in the span and
+         * created again after it (readable now, and matching, as the new object) was answered with the span's
+         * {@code deleted}, its coalesced fields and the deleting transaction, which a client that lost sight of the
+         * object before the delete could not see. The object the client held is gone: answered like any deleted
+         * member, the detail-free {@code removed}, and the new object arrives live.
+         */
+        @Test
+        void aNamedMemberDeletedInTheSpanIsAnsweredAsUnreadableEvenIfItsPkExistsAgainNow() {
+            List<StreamEvent> rows = List.of(row(101, "x", EventOperation.UPDATED, "owner"),
+                    row(102, "x", EventOperation.DELETED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), Set.of("x"), readable("x"), FROM,
+                    CURSOR, 10);
+            assertThat(start.unreadable()).containsExactly("x");
+            assertThat(start.replay()).as("nothing of the delete").isEmpty();
+            assertThat(start.members()).as("the client no longer holds it; the new object is added live").isEmpty();
+        }
+
         @Test
         void theSubscriptionHoldsWhatTheClientHoldsUpdatedByTheReplay() {
             List<StreamEvent> rows = List.of(row(101, "left", EventOperation.UPDATED, "status"),
