@@ -348,6 +348,9 @@ class TriggerCaptureIT {
         // A client coming back with a cursor from before the truncation is told so too, on either kind (the object
         // is written again, so that it exists to subscribe to).
         sql("INSERT INTO it_twin_t (id, title) VALUES (" + twin + ", 'back')");
+        // Fanned out before bob subscribes: his resumed model subscription would otherwise get its creation live, ahead
+        // of the object subscription's reply (seen on WildFly in CI, 2026-12-05).
+        io.objectstreams.it.support.Outbox.awaitFannedOut(base);
         try (StreamClient bob = StreamClient.connect(base, "bob")) {
             bob.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + TRIGGER + "\",\"cursor\":" + before + "}");
             assertThat(bob.next().getString("type")).isEqualTo("subscribed");
