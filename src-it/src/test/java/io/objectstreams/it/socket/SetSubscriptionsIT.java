@@ -432,6 +432,8 @@ class SetSubscriptionsIT {
         for (String user : List.of("alice", "bob", "carol")) {
             orders.put(user, StoreClient.as(user, base).createOrder("{\"status\":\"open\",\"total\":10}"));
         }
+        // Their creation reaches the subscriptions below live otherwise, ahead of a subscribe's reply (WildFly, 2026-12-05).
+        awaitFannedOut();
         String[] filters = {"{\"status\":\"open\"}", "{\"total__gte\":\"0\"}"};
         Map<String, Integer> perUser = Map.of("alice", 67, "bob", 67, "carol", 66);
         List<StreamClient> clients = new ArrayList<>();
