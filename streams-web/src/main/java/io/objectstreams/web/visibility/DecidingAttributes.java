@@ -75,25 +75,22 @@ public class DecidingAttributes {
         }
     }
 
+    /** Thrown from here is caught by {@link #policyAttributes}: a policy whose expressions cannot be built here. */
     private static <E> Optional<Set<String>> keyAttributes(KeyedVisibilityPolicy<E> keyed) {
-        try {
-            CriteriaBuilder cb = keyed.entityManager().getCriteriaBuilder();
-            Root<E> root = cb.createTupleQuery().from(keyed.entity());
-            Set<String> names = new HashSet<>();
-            for (Expression<?> expression : keyed.visibleBy(cb, root)) {
-                String first = firstAttribute(expression);
-                if (first == null) {
-                    return Optional.empty();
-                }
-                names.add(first);
-                if (throughJoin(expression)) {
-                    names.add(PARTS);
-                }
+        CriteriaBuilder cb = keyed.entityManager().getCriteriaBuilder();
+        Root<E> root = cb.createTupleQuery().from(keyed.entity());
+        Set<String> names = new HashSet<>();
+        for (Expression<?> expression : keyed.visibleBy(cb, root)) {
+            String first = firstAttribute(expression);
+            if (first == null) {
+                return Optional.empty();
             }
-            return Optional.of(Set.copyOf(names));
-        } catch (RuntimeException e) {
-            return Optional.empty();
+            names.add(first);
+            if (throughJoin(expression)) {
+                names.add(PARTS);
+            }
         }
+        return Optional.of(Set.copyOf(names));
     }
 
     /** Whether a path goes through a join the policy made ({@code root.join("readers").get("name")}). */
