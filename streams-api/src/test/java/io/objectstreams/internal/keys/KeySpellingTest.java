@@ -111,7 +111,8 @@ class KeySpellingTest {
         assertThat(KeySpelling.read(UPPER_ID, UUID.class)).isEqualTo(ID);
         assertThat(KeySpelling.read("MONDAY", DayOfWeek.class)).isEqualTo(DayOfWeek.MONDAY);
         assertThat(KeySpelling.text(7L)).isEqualTo(KeySpelling.text(7)).isEqualTo(KeySpelling.text("7"))
-                .isEqualTo(KeySpelling.text((short) 7)).isEqualTo(KeySpelling.text(BigInteger.valueOf(7))).isEqualTo("7");
+                .isEqualTo(KeySpelling.text((short) 7)).isEqualTo(KeySpelling.text(BigInteger.valueOf(7)))
+                .isEqualTo("7");
         assertThat(KeySpelling.text(DayOfWeek.MONDAY)).isEqualTo("MONDAY");
         assertThat(KeySpelling.text(LocalDate.of(2026, 12, 4))).isEqualTo("2026-12-04");
         assertThat(KeySpelling.text(false)).isEqualTo("false");

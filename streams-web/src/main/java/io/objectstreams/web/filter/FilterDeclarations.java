@@ -197,9 +197,8 @@ public final class FilterDeclarations {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static String refusal(Class<?> type, String text) {
         if (type.isEnum()) {
-            return "Select a valid choice. " + text + " is not one of the available choices: "
-                    + Arrays.stream(type.getEnumConstants()).map(c -> ((Enum) c).name()).collect(Collectors.joining(", "))
-                    + ".";
+            return "Select a valid choice. " + text + " is not one of the available choices: " + Arrays.stream(
+                    type.getEnumConstants()).map(c -> ((Enum) c).name()).collect(Collectors.joining(", ")) + ".";
         }
         return KeySpelling.isWholeNumber(type) ? "Enter a whole number in range."
                 : type == Boolean.class ? "Enter true or false."
