@@ -1,5 +1,7 @@
 package io.objectstreams;
 
+import io.objectstreams.internal.keys.InvalidKeyText;
+import io.objectstreams.internal.keys.KeySpelling;
 import io.objectstreams.internal.visibility.KeyPaths;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.Expression;
@@ -14,8 +16,8 @@ import java.util.Set;
  * The keys a viewer holds under a {@link KeyedVisibilityPolicy}: for each of the policy's key expressions, the values
  * that make a row visible to the viewer; or every row ({@link #all()}), or none ({@link #none()}). Values compare by
  * their canonical text ({@link #keyText}), so {@code 7}, {@code 7L} and {@code "7"} are one key. Keys may be text,
- * whole numbers ({@code Long}, {@code Integer}, {@code Short}, {@code BigInteger}), UUIDs, booleans or enums (by
- * name); a value of another type is no key.
+ * whole numbers ({@code Long}, {@code Integer}, {@code Short}, {@code Byte}, {@code BigInteger}), UUIDs, booleans,
+ * {@code LocalDate}s or enums (by name), spelled as a subject's pk is; a value of another type is no key.
  */
 public final class VisibilityKeys {
 
@@ -68,12 +70,12 @@ public final class VisibilityKeys {
      * type keys cannot have (see the class comment).
      */
     public static String keyText(Object value) {
-        return KeyText.text(value);
+        return KeySpelling.textOrNull(value);
     }
 
     /** Whether a key expression of {@code type} can hold keys: otherwise a policy naming it is refused when used. */
     public static boolean supportsKeyType(Class<?> type) {
-        return KeyText.supports(type);
+        return KeySpelling.supports(type);
     }
 
     public boolean isAll() {
@@ -129,7 +131,7 @@ public final class VisibilityKeys {
         List<Expression<?>> asked = new ArrayList<>();
         List<List<Object>> valuesAsked = new ArrayList<>();
         for (int i = 0; i < by.size(); i++) {
-            List<Object> values = KeyText.parse(values(i), by.get(i).getJavaType());
+            List<Object> values = valuesOf(values(i), by.get(i).getJavaType());
             if (!values.isEmpty()) {
                 asked.add(by.get(i));
                 valuesAsked.add(values);
@@ -142,6 +144,20 @@ public final class VisibilityKeys {
             any.add(read.get(i).in(valuesAsked.get(i)));
         }
         return any.isEmpty() ? cb.disjunction() : cb.or(any.toArray(Predicate[]::new));
+    }
+
+    /** The values of {@code type} whose canonical text is one of {@code texts}; any other text is left out. */
+    static List<Object> valuesOf(Collection<String> texts, Class<?> type) {
+        List<Object> values = new ArrayList<>(texts.size());
+        for (String text : texts) {
+            try {
+                // Only a canonical spelling ("7", not "007"): in memory the row's key is compared by its text.
+                values.add(KeySpelling.parse(text, type));
+            } catch (InvalidKeyText noValue) {
+                // names no row, in SQL as in memory
+            }
+        }
+        return values;
     }
 
     @Override

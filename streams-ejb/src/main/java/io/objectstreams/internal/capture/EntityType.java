@@ -2,6 +2,9 @@ package io.objectstreams.internal.capture;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.Streamed;
+import io.objectstreams.internal.keys.InvalidKeyText;
+import io.objectstreams.internal.keys.KeySpelling;
+import io.objectstreams.internal.keys.PkText;
 import io.objectstreams.internal.outbox.OutboxWriter;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
@@ -63,7 +66,7 @@ final class EntityType {
 
     /**
      * The primary key of an instance as text, the form outbox rows and the protocol use: a composite key as the JSON
-     * array of its parts a capture trigger writes ({@link SubjectPk}).
+     * array of its parts a capture trigger writes ({@link PkText}).
      */
     String pk(Object entity) {
         Object value = id == null ? entity : id.read(entity);
@@ -74,14 +77,14 @@ final class EntityType {
                 value = parts[i] == null ? null : value;
             }
             if (value != null) {
-                return parts.length == 1 ? parts[0].toString() : SubjectPk.of(parts);
+                return PkText.text(parts);
             }
         }
         if (value == null) {
             throw new StreamsException("capture_failed", "Cannot capture a change of " + model
                     + ": its id is still null when the transaction completes");
         }
-        return value.toString();
+        return KeySpelling.text(value);
     }
 
     /**
@@ -89,13 +92,11 @@ final class EntityType {
      * composite key with one space after each comma), or {@code null} when it can be no key of this entity.
      */
     String canonical(String pk) {
-        List<Class<?>> types = keyTypes();
-        if (types.size() > 1) {
-            Object[] parts = SubjectPk.parse(pk, types);
-            return parts == null ? null : SubjectPk.of(parts);
+        try {
+            return PkText.canonical(pk, keyTypes);
+        } catch (InvalidKeyText noKey) {
+            return null;
         }
-        Object key = SubjectPk.parse(pk, types.get(0));
-        return key == null ? null : key.toString();
     }
 
     /** The Java types of the key's parts, in order. */

@@ -1,6 +1,7 @@
 package io.objectstreams.internal.capture;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.internal.keys.KeySpelling;
 import jakarta.persistence.Access;
 import jakarta.persistence.AccessType;
 import jakarta.persistence.Convert;
@@ -111,7 +112,8 @@ public final class JpaMembers {
     public record Key(AccessibleObject embeddedId, List<AccessibleObject> components) {
 
         /**
-         * Whether the pk is a JSON array of the parts ({@link SubjectPk}): with more than one. An
+         * Whether the pk is a JSON array of the parts ({@link io.objectstreams.internal.keys.PkText}): with more
+         * than one. An
          * {@code @EmbeddedId} of one attribute is spelled as that attribute, as its table's one key column is.
          */
         public boolean composite() {
@@ -125,9 +127,9 @@ public final class JpaMembers {
     }
 
     /**
-     * The key of an entity class; a key whose parts the pk cannot spell the same way on every path (a type other than
-     * text, whole numbers, booleans, UUIDs and dates, a converter, or a reference) is refused, naming the part. A
-     * single key of another type would deploy, and then no event of its model could reach a subscription (G16).
+     * The key of an entity class; a key whose parts the pk cannot spell the same way on every path (a type
+     * {@link KeySpelling} does not spell, an enum, a converter, or a reference) is refused, naming the part. A single
+     * key of another type would deploy, and then no event of its model could reach a subscription (G16).
      */
     public static Key key(Class<?> entityClass) {
         boolean fields = usesFieldAccess(entityClass);
@@ -155,15 +157,16 @@ public final class JpaMembers {
 
     private static void refuseUnspellable(Class<?> entityClass, AccessibleObject part, boolean composite) {
         boolean converted = part.isAnnotationPresent(Convert.class);
-        if (SubjectPk.supports(type(part)) && !annotated(part, REFERENCES) && !converted) {
+        // An enum is spelled by its name, but its column may hold the ordinal (JPA's default), which a trigger reads.
+        if (KeySpelling.supports(type(part)) && !type(part).isEnum() && !annotated(part, REFERENCES) && !converted) {
             return;
         }
         throw new StreamsException("capture_failed", entityClass.getName() + (composite
                 ? " has a composite key whose part " + attributeName(part) + " is of type "
                 : " has a key " + attributeName(part) + " of type ") + type(part).getName()
                 + (converted ? " with a converter" : "") + "; a key" + (composite ? "'s parts" : "")
-                + " may be text, whole numbers, booleans, UUIDs or dates, stored as such, so that every capture path"
-                + " and every subscription spells it alike (docs/capture.md)");
+                + " may be text, whole numbers, booleans, UUIDs or dates (not enums), stored as such, so that every"
+                + " capture path and every subscription spells it alike (docs/capture.md)");
     }
 
     /** The persistent members of a class and its superclasses, superclasses' first, each in declaration order. */

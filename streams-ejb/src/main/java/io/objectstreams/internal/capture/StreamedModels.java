@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * The application's streamed models by label, so that what is published for one of them is spelled as capture spells
- * it: one text per key ({@link SubjectPk}), whoever writes the row. A pk spelled another way ({@code "007"},
- * {@code "+7"}, an upper-case UUID, a composite key with other spacing) would reach no subscription (G16).
+ * it: one text per key ({@link io.objectstreams.internal.keys.PkText}), whoever writes the row. A pk spelled another
+ * way ({@code "007"}, {@code "+7"}, an upper-case UUID, a composite key with other spacing) would reach no
+ * subscription (G16).
  */
 @ApplicationScoped
 public class StreamedModels {

@@ -177,6 +177,20 @@ class EntityTypeTest {
         java.time.LocalDateTime at;
     }
 
+    @Entity
+    @Streamed(model = "test.Daily")
+    static class KeyedByDay {
+        @Id
+        java.time.DayOfWeek day;
+    }
+
+    @Entity
+    @Streamed(model = "test.Small")
+    static class KeyedByByte {
+        @Id
+        byte id;
+    }
+
     @Test
     void aSingleKeyOfATypeNoPathCanSpellIsRefusedNamingTheAttribute() {
         // Issue 40 item 5: such a key deployed, then every event of the model resynced every set subscription.
@@ -186,6 +200,9 @@ class EntityTypeTest {
                     .hasMessageContaining(entity.getName()).hasMessageContaining(entity == PricedByDecimal.class
                             ? "key price of type java.math.BigDecimal" : "key at of type java.time.LocalDateTime");
         }
+        // An enum is spelled by name, but its column holds the ordinal unless mapped otherwise: a trigger reads "0".
+        assertThatThrownBy(() -> JpaMembers.key(KeyedByDay.class)).hasMessageContaining("not enums");
+        assertThat(EntityType.of(KeyedByByte.class).canonical("+07")).isEqualTo("7");
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.objectstreams.web.filter;
 
 import io.objectstreams.Filterable;
 import io.objectstreams.Lookup;
+import io.objectstreams.internal.keys.InvalidKeyText;
+import io.objectstreams.internal.keys.KeySpelling;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -9,9 +11,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.lang.reflect.Field;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -148,7 +148,6 @@ public final class FilterDeclarations {
         return value;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object scalar(Class<?> type, JsonValue value) throws BadValue {
         if (value.getValueType() == JsonValue.ValueType.NULL) {
             throw new BadValue("This value may not be null; use the isnull lookup.");
@@ -160,23 +159,12 @@ public final class FilterDeclarations {
             throw new BadValue("Enter a single value, not " + value.getValueType().name().toLowerCase() + ".");
         }
         try {
-            if (type == String.class) {
-                if (!(value instanceof JsonString)) {
-                    throw new BadValue("Enter text.");
-                }
-                return text;
+            if (type == String.class && !(value instanceof JsonString)) {
+                throw new BadValue("Enter text.");
             }
-            if (type == Long.class) {
-                return number(text).longValueExact();
-            }
-            if (type == Integer.class) {
-                return number(text).intValueExact();
-            }
-            if (type == Short.class) {
-                return number(text).shortValueExact();
-            }
-            if (type == BigInteger.class) {
-                return number(text).toBigIntegerExact();
+            if (KeySpelling.supports(type)) {
+                // A value of a key's type reads as a subject's pk reads, so a filter on a key names what events name.
+                return KeySpelling.read(text, type);
             }
             if (type == BigDecimal.class) {
                 return number(text);
@@ -187,27 +175,6 @@ public final class FilterDeclarations {
             if (type == Float.class) {
                 return Float.valueOf((float) finite(number(text).floatValue()).doubleValue());
             }
-            if (type == Boolean.class) {
-                if (!text.equals("true") && !text.equals("false")) {
-                    throw new BadValue("Enter true or false.");
-                }
-                return Boolean.valueOf(text);
-            }
-            if (type.isEnum()) {
-                for (Object constant : type.getEnumConstants()) {
-                    if (((Enum) constant).name().equals(text)) {
-                        return constant;
-                    }
-                }
-                throw new BadValue("Select a valid choice. " + text + " is not one of the available choices: "
-                        + Arrays.stream(type.getEnumConstants()).map(c -> ((Enum) c).name()).collect(Collectors.joining(", ")) + ".");
-            }
-            if (type == UUID.class) {
-                return UUID.fromString(text);
-            }
-            if (type == LocalDate.class) {
-                return LocalDate.parse(text);
-            }
             if (type == LocalDateTime.class) {
                 return LocalDateTime.parse(text);
             }
@@ -217,15 +184,25 @@ public final class FilterDeclarations {
             if (type == OffsetDateTime.class) {
                 return OffsetDateTime.parse(text);
             }
-        } catch (ArithmeticException | NumberFormatException e) {
-            throw new BadValue(type == BigDecimal.class || type == Double.class || type == Float.class
-                    ? "Enter a number." : "Enter a whole number in range.");
+        } catch (InvalidKeyText refused) {
+            throw new BadValue(refusal(type, text));
+        } catch (NumberFormatException e) {
+            throw new BadValue("Enter a number.");
         } catch (DateTimeParseException e) {
             throw new BadValue("Enter an ISO-8601 " + type.getSimpleName() + ".");
-        } catch (IllegalArgumentException e) {
-            throw new BadValue("Enter a valid UUID.");
         }
         throw new IllegalStateException("unreachable: type checked at declaration");
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static String refusal(Class<?> type, String text) {
+        if (type.isEnum()) {
+            return "Select a valid choice. " + text + " is not one of the available choices: " + Arrays.stream(
+                    type.getEnumConstants()).map(c -> ((Enum) c).name()).collect(Collectors.joining(", ")) + ".";
+        }
+        return KeySpelling.isWholeNumber(type) ? "Enter a whole number in range."
+                : type == Boolean.class ? "Enter true or false."
+                : type == UUID.class ? "Enter a valid UUID." : "Enter an ISO-8601 " + type.getSimpleName() + ".";
     }
 
     private static Map<String, Declared> declare(Class<?> entity) {
@@ -255,9 +232,7 @@ public final class FilterDeclarations {
     }
 
     private static boolean supported(Class<?> type) {
-        return type == String.class || type == Long.class || type == Integer.class || type == Short.class
-                || type == BigInteger.class || type == BigDecimal.class || type == Double.class || type == Float.class
-                || type == Boolean.class || type.isEnum() || type == UUID.class || type == LocalDate.class
+        return KeySpelling.supports(type) || type == BigDecimal.class || type == Double.class || type == Float.class
                 || type == LocalDateTime.class || type == Instant.class || type == OffsetDateTime.class;
     }
 
@@ -269,6 +244,7 @@ public final class FilterDeclarations {
             case "long" -> Long.class;
             case "int" -> Integer.class;
             case "short" -> Short.class;
+            case "byte" -> Byte.class;
             case "double" -> Double.class;
             case "float" -> Float.class;
             case "boolean" -> Boolean.class;

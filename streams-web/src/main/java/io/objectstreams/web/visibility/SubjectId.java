@@ -1,7 +1,8 @@
 package io.objectstreams.web.visibility;
 
 import io.objectstreams.internal.capture.JpaMembers;
-import io.objectstreams.internal.capture.SubjectPk;
+import io.objectstreams.internal.keys.InvalidKeyText;
+import io.objectstreams.internal.keys.PkText;
 import jakarta.persistence.Tuple;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.Path;
@@ -19,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How the delivery engine's queries name a model's subjects: the paths of the entity's key and the pk each row
- * spells ({@link SubjectPk}). A single key is one path, matched with {@code IN}; a composite key is one path per
+ * spells ({@link PkText}). A single key is one path, matched with {@code IN}; a composite key is one path per
  * part ({@code @EmbeddedId} or {@code @IdClass}), matched part by part, its pk the JSON array of the parts.
  */
 final class SubjectId {
@@ -72,19 +73,20 @@ final class SubjectId {
 
     /** The pk a row spells from the key's columns, which begin at {@code from}. */
     String pk(Tuple row, int from) {
-        if (!composite) {
-            return String.valueOf(row.get(from));
-        }
         Object[] parts = new Object[paths.size()];
         for (int i = 0; i < parts.length; i++) {
             parts[i] = row.get(from + i);
         }
-        return SubjectPk.of(parts);
+        return PkText.text(parts);
     }
 
     /** The key of a pk: the id, or the array of a composite key's parts; {@code null} when it cannot be one. */
     Object parse(String pk) {
-        return composite ? SubjectPk.parse(pk, types) : SubjectPk.parse(pk, types.get(0));
+        try {
+            return PkText.read(pk, types);
+        } catch (InvalidKeyText noKey) {
+            return null;
+        }
     }
 
     /** The keys of those pks that can be one. */
@@ -95,7 +97,7 @@ final class SubjectId {
     /** A pk as events spell it ({@code 7} for {@code 007} of a numeric id); {@code null} when it cannot be a key. */
     String canonical(String pk) {
         Object key = parse(pk);
-        return key == null ? null : composite ? SubjectPk.of((Object[]) key) : key.toString();
+        return key == null ? null : PkText.textOf(key);
     }
 
     /**
@@ -145,7 +147,7 @@ final class SubjectId {
         for (String pk : pks) {
             Object key = parse(pk);
             if (key != null) {
-                wanted.add(SubjectPk.of((Object[]) key));
+                wanted.add(PkText.textOf(key));
             }
         }
         return wanted;
