@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -120,6 +121,20 @@ public class StreamsFeed {
     public List<StreamEvent> modelBetween(String model, long after, long through, int limit) throws SQLException {
         try (Connection connection = config.dataSource().getConnection()) {
             return OutboxReader.readModelBetween(connection, model, after, through, limit);
+        }
+    }
+
+    /**
+     * The subjects of {@code model} among {@code pks} ({@code null}: any) deleted after {@code after}. Read it after
+     * the membership it corrects: a pk that membership found created again was deleted in a transaction that had
+     * committed by then, so this later read sees the delete.
+     */
+    public LaterDeletes deletedAfter(String model, Collection<String> pks, long after) throws SQLException {
+        if (pks != null && pks.isEmpty()) {
+            return LaterDeletes.NONE;
+        }
+        try (Connection connection = config.dataSource().getConnection()) {
+            return OutboxReader.readDeletedAfter(connection, model, pks, after);
         }
     }
 

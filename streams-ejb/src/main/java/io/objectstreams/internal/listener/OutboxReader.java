@@ -2,6 +2,7 @@ package io.objectstreams.internal.listener;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
+import io.objectstreams.feed.LaterDeletes;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,7 +10,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Reads assigned rows, in cursor order, as {@link StreamEvent}s: all of them, or one subject's. */
 public final class OutboxReader {
@@ -29,6 +33,58 @@ public final class OutboxReader {
 
     private static final String READ_MODEL = COLUMNS
             + " WHERE cursor > ? AND cursor <= ? AND model = ? ORDER BY cursor LIMIT ?";
+
+    /** What {@link #readDeletedAfter} looks for: an object's delete, or its model's truncation (an empty pk). */
+    private static final String GONE = " AND (op = 'truncated' OR op = 'deleted' AND facet = 'object')";
+
+    /** Named subjects, through the subject index; the empty pk among them finds a truncation. */
+    private static final String DELETED_AFTER = "SELECT subject_pk, op FROM streams_outbox WHERE model = ?"
+            + " AND subject_pk = ANY (?) AND cursor > ?" + GONE + " UNION SELECT subject_pk, op FROM streams_outbox"
+            + " WHERE cursor IS NULL AND model = ? AND subject_pk = ANY (?)" + GONE;
+
+    /** Every subject of the model, along the cursor index: the rows after a recent cursor are few. */
+    private static final String ANY_DELETED_AFTER = "SELECT subject_pk, op FROM streams_outbox WHERE cursor > ?"
+            + " AND model = ?" + GONE + " UNION SELECT subject_pk, op FROM streams_outbox WHERE cursor IS NULL"
+            + " AND model = ?" + GONE;
+
+    /**
+     * The subjects of {@code model} deleted by a row after {@code after}: assigned a later cursor, or committed and
+     * not yet assigned one (which will be later). Among {@code pks}, or any when {@code null}.
+     *
+     * @return the deleted pks, and whether the model was truncated after the cursor
+     */
+    public static LaterDeletes readDeletedAfter(Connection connection, String model, Collection<String> pks,
+                                           long after) throws SQLException {
+        boolean named = pks != null;
+        try (PreparedStatement read = connection.prepareStatement(named ? DELETED_AFTER : ANY_DELETED_AFTER)) {
+            if (named) {
+                List<String> withTruncation = new ArrayList<>(pks);
+                withTruncation.add("");
+                Array array = connection.createArrayOf("text", withTruncation.toArray());
+                read.setString(1, model);
+                read.setArray(2, array);
+                read.setLong(3, after);
+                read.setString(4, model);
+                read.setArray(5, array);
+            } else {
+                read.setLong(1, after);
+                read.setString(2, model);
+                read.setString(3, model);
+            }
+            Set<String> deleted = new HashSet<>();
+            boolean truncated = false;
+            try (ResultSet rs = read.executeQuery()) {
+                while (rs.next()) {
+                    if ("truncated".equals(rs.getString(2))) {
+                        truncated = true;
+                    } else {
+                        deleted.add(rs.getString(1));
+                    }
+                }
+            }
+            return new LaterDeletes(Set.copyOf(deleted), truncated);
+        }
+    }
 
     /**
      * The high cursor assigned so far, how far retention has deleted (the watermark), and when retention last ran

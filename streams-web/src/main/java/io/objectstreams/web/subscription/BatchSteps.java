@@ -4,6 +4,7 @@ import io.objectstreams.EventOperation;
 import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Streamed;
+import io.objectstreams.feed.LaterDeletes;
 import io.objectstreams.web.visibility.DecidingAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,6 +35,11 @@ final class BatchSteps {
      *                     exists, whatever a later create of the same pk brought (natural keys)
      */
     record Step(StreamEvent event, Set<String> laterChanges, boolean gone) {
+
+        /** This step, its subject deleted after the batch: it matches nothing now, whatever its pk names now. */
+        Step deletedLater() {
+            return new Step(event, laterChanges, true);
+        }
 
         /** Whether no later transaction of the batch wrote the subject. */
         boolean latest() {
@@ -106,6 +112,22 @@ final class BatchSteps {
         }
         Collections.reverse(steps);
         return steps;
+    }
+
+    /**
+     * The steps with each subject deleted after the batch ({@code later}, per model) marked gone: membership was read
+     * after that delete, and for a pk created again since it tells of another object (a natural key, a restored id).
+     */
+    static List<Step> deletedLater(List<Step> steps, Map<String, LaterDeletes> later) {
+        if (later.isEmpty()) {
+            return steps;
+        }
+        List<Step> marked = new ArrayList<>(steps.size());
+        for (Step step : steps) {
+            LaterDeletes deleted = later.get(step.event().model());
+            marked.add(deleted != null && deleted.contains(step.event().pk()) ? step.deletedLater() : step);
+        }
+        return marked;
     }
 
     /**

@@ -83,7 +83,8 @@ public class ConnectionRegistry {
         limits = SubscriptionLimits.of(settings);
         tally = new ServerTally(settings.maxScopes(), settings.maxTotalMemberPks());
         planner = new ReplayPlanner(visibility, feed, limits);
-        fanOut = new BatchFanOut(visibility, ledger, new MemberReread(visibility, limits.maxMemberPks()));
+        fanOut = new BatchFanOut(visibility, feed::deletedAfter, ledger,
+                new MemberReread(visibility, feed::deletedAfter, limits.maxMemberPks()));
         HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
         HealthRegistry.application().register(HealthRegistry.TRANSPORTS, countsSource);
         // From here on the listener hands this registry every batch and gap itself, not through CDI. It is created

@@ -4,6 +4,7 @@ import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.web.visibility.Visibility;
+import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,19 +23,22 @@ final class MemberReread {
     private static final Logger LOG = Logger.getLogger(MemberReread.class.getName());
 
     private final Visibility visibility;
+    private final DeletesAfter deletes;
     private final int maxMemberPks;
 
-    MemberReread(Visibility visibility, int maxMemberPks) {
+    MemberReread(Visibility visibility, DeletesAfter deletes, int maxMemberPks) {
         this.visibility = visibility;
+        this.deletes = deletes;
         this.maxMemberPks = maxMemberPks;
     }
 
     /**
      * The members of each subscription read now; a subscription whose scope could not be read is absent. A filter or
      * model subscription that now matches more than {@code streams.subscriptions.max-member-pks} objects is ended with
-     * {@code subscription_too_large}, and is absent too.
+     * {@code subscription_too_large}, and is absent too. The members are those of the resync's {@code cursor}: a pk
+     * deleted after it and created again since is left out, and the later create adds it.
      */
-    Map<Subscription, Set<String>> read(Map<StreamSession, ? extends Collection<Subscription>> owed) {
+    Map<Subscription, Set<String>> read(Map<StreamSession, ? extends Collection<Subscription>> owed, long cursor) {
         Map<Scope, Set<String>> objectPks = new HashMap<>();
         Set<Scope> sets = new HashSet<>();
         for (Collection<Subscription> subscriptions : owed.values()) {
@@ -46,8 +50,8 @@ final class MemberReread {
                 }
             }
         }
-        Map<Scope, Set<String>> visibleObjects = visibleObjects(objectPks);
-        Map<Scope, Set<String>> setMembers = setMembers(sets);
+        Map<Scope, Set<String>> visibleObjects = asOf(visibleObjects(objectPks), cursor);
+        Map<Scope, Set<String>> setMembers = asOf(setMembers(sets), cursor);
         Map<Subscription, Set<String>> members = new HashMap<>();
         owed.forEach((session, subscriptions) -> {
             for (Subscription subscription : subscriptions) {
@@ -68,6 +72,20 @@ final class MemberReread {
             }
         });
         return members;
+    }
+
+    /** Each scope's pks without those deleted after {@code cursor}; a scope whose deletes cannot be read is absent. */
+    private Map<Scope, Set<String>> asOf(Map<Scope, Set<String>> read, long cursor) {
+        Map<Scope, Set<String>> kept = new HashMap<>();
+        read.forEach((scope, pks) -> {
+            try {
+                kept.put(scope, deletes.without(scope.model(), pks, cursor));
+            } catch (SQLException e) {
+                LOG.log(Level.WARNING, "Could not read which " + scope.model() + " objects were deleted after cursor "
+                        + cursor + "; their subscriptions are read again at the next batch", e);
+            }
+        });
+        return kept;
     }
 
     private Map<Scope, Set<String>> visibleObjects(Map<Scope, Set<String>> pksByScope) {

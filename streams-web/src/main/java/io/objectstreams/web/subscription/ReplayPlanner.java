@@ -38,12 +38,14 @@ class ReplayPlanner {
     private final ReplayReads replays;
     private final SharedReads shared = new SharedReads();
     private final MemberReads members;
+    private final DeletesAfter deletes;
     private static final Object NOT_KEYED = new Object();
 
     ReplayPlanner(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits) {
         this.visibility = visibility;
         this.feed = feed;
         this.limits = limits;
+        this.deletes = (model, pks, after) -> feed.deletedAfter(model, pks, after);
         this.replays = new ReplayReads(feed);
         this.members = new MemberReads(visibility, feed, limits, shared);
     }
@@ -103,12 +105,18 @@ class ReplayPlanner {
             }
             MemberReads.Read read = request.isObject() ? new MemberReads.Read(visibleObject(subscription), null)
                     : members.read(subscription, cursor, request.resumesWithoutMembers());
-            Set<String> members = read.members();
+            // The members as of the registration cursor: read after them, a pk deleted after that cursor and created
+            // again since names another object now, whose create reaches the subscription live (defect 14).
+            Set<String> members = deletes.without(request.model(), read.members(), cursor);
             if (from == null) {
                 return SubscriptionStart.live(members, cursor);
             }
             if (state != null && ReplayClassification.pruned(from, state)) {
                 return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_PRUNED);
+            }
+            if (request.isObject() && members.isEmpty()) {
+                // The object found visible is not the one its rows through the registration cursor tell of.
+                return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             }
             if (request.isObject()) {
                 return replayObject(request, members, from, cursor);
@@ -172,9 +180,19 @@ class ReplayPlanner {
             }
         }
         return ReplayClassification.set(rows, current, request.members(),
-                // The pks a client names in members are its own: never a key of what subscriptions share.
-                outside -> request.members() != null ? visibility.visible(scope, outside)
-                        : visible(scope, outside, cursor), from, cursor, limit);
+                // The pks a client names in members are its own: never a key of what subscriptions share. As the
+                // members are, the answer is as of the registration cursor (defect 14).
+                outside -> asOf(scope.model(), request.members() != null ? visibility.visible(scope, outside)
+                        : visible(scope, outside, cursor), cursor), from, cursor, limit);
+    }
+
+    /** {@code pks} without those deleted after {@code cursor}, read after them. */
+    private Set<String> asOf(String model, Set<String> pks, long cursor) {
+        try {
+            return deletes.without(model, pks, cursor);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read which " + model + " objects were deleted after " + cursor, e);
+        }
     }
 
     /**

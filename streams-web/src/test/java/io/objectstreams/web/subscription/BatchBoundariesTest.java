@@ -7,6 +7,7 @@ import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityKeys;
+import io.objectstreams.feed.LaterDeletes;
 import io.objectstreams.feed.TransactionSnapshot;
 import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.filter.Filter;
@@ -127,27 +128,60 @@ class BatchBoundariesTest {
             throw new AssertionError(e);
         }
         assertThat(client.read()).extracting(m -> m.getString("type")).containsExactly("subscribed");
+        // The outbox's deletes as committed so far: those of the writes applied to the world.
+        List<StreamEvent> committed = new ArrayList<>();
+        DeletesAfter deletes = (model, pks, after) -> new LaterDeletes(committed.stream()
+                .filter(row -> row.cursor() > after && row.op() == EventOperation.DELETED
+                        && (pks == null || pks.contains(row.pk())))
+                .map(StreamEvent::pk).collect(Collectors.toSet()), false);
         BatchFanOut fanOut = new BatchFanOut(world, new DecidingAttributes(world) {
             @Override
             protected Optional<Set<String>> policyAttributes(String model) {
                 return keyedBy;
             }
-        }, ledger, new MemberReread(world, 1_000));
+        }, deletes, ledger, new MemberReread(world, deletes, 1_000));
+        if (lagging) {
+            // The database runs ahead of the fan-out: every write committed before the first batch is fanned out.
+            for (Write write : writes) {
+                apply(write);
+                committed.add(write.row());
+            }
+        }
         Map<Long, List<Write>> batches = new LinkedHashMap<>();
         for (Write write : writes) {
             batches.computeIfAbsent(together ? 0 : write.row().transactionId(), k -> new ArrayList<>()).add(write);
         }
         for (List<Write> batch : batches.values()) {
             for (Write write : batch) {
-                if (write.ownerAfter() == null) {
-                    owners.remove("1");
-                } else {
-                    owners.put("1", write.ownerAfter());
+                if (!lagging) {
+                    apply(write);
+                    committed.add(write.row());
                 }
             }
             fanOut.batch(new StreamBatch(batch.stream().map(Write::row).toList()), List.of(session), ended -> { });
         }
         return client.read();
+    }
+
+    private void apply(Write write) {
+        if (write.ownerAfter() == null) {
+            owners.remove("1");
+        } else {
+            owners.put("1", write.ownerAfter());
+        }
+    }
+
+    /** Whether the world (the database) has applied every write before the first batch is fanned out. */
+    private boolean lagging;
+
+    /** What the viewer receives of {@code writes}, one batch per transaction, with the world ahead of the fan-out. */
+    private List<JsonObject> lagging(Viewer viewer, String ownerBefore, Write... writes) {
+        lagging = true;
+        try {
+            return received(viewer, ownerBefore, false, null, writes);
+        } finally {
+            lagging = false;
+        }
     }
 
     private List<JsonObject> together(Viewer viewer, String ownerBefore, Write... writes) {
@@ -292,5 +326,43 @@ class BatchBoundariesTest {
                 .containsExactly("resync_required@11 cursor_replay_unavailable");
         assertThat(described(received(ALICE, "bob", false, readAt, writes)).get(0))
                 .isEqualTo("resync_required@11 cursor_replay_unavailable");
+    }
+
+    /**
+     * Reliability defect 14 (G8): an order's pk deleted and created again (a restored id, a natural key) while the
+     * fan-out is still behind the delete. Membership is read from the database, where the pk names the new order,
+     * alice's; the old order's rows must not be decided by it. Before: bob's edit reached alice as {@code added}, and
+     * bob's delete as {@code deleted}.
+     */
+    @Test
+    void rowsOfAnObjectDeletedAfterTheirBatchAreNotDecidedByTheObjectItsPkNamesNow() {
+        Write[] bobsThenRestoredForAlice = {
+                write(11, "object", EventOperation.UPDATED, 951, "bob", "bob", "total"),
+                write(12, "object", EventOperation.DELETED, 952, "bob", null),
+                write(13, "object", EventOperation.CREATED, 953, "carol", "alice")};
+        List<JsonObject> inStep = apart(ALICE, "bob", bobsThenRestoredForAlice);
+        assertThat(described(inStep)).containsExactly("added@13 tx 953 []");
+        assertThat(lagging(ALICE, "bob", bobsThenRestoredForAlice)).isEqualTo(inStep);
+
+        Write[] movedAwayDeletedRestored = {
+                write(11, "object", EventOperation.UPDATED, 961, "carol", "bob", "owner"),
+                write(12, "object", EventOperation.DELETED, 962, "bob", null),
+                write(13, "object", EventOperation.CREATED, 963, "carol", "alice")};
+        inStep = apart(ALICE, "alice", movedAwayDeletedRestored);
+        assertThat(described(inStep)).containsExactly("removed@11 tx 961 [\"owner\"]", "added@13 tx 963 []");
+        assertThat(lagging(ALICE, "alice", movedAwayDeletedRestored)).as("nothing of bob's delete").isEqualTo(inStep);
+    }
+
+    /** Staff see every object while it exists: the old order's rows, its delete and the new order, either way. */
+    @Test
+    void aViewerWhoSeesEveryObjectReceivesTheOldObjectsRowsAndItsDeleteWhenThePkComesBack() {
+        Write[] writes = {
+                write(11, "object", EventOperation.UPDATED, 971, "bob", "bob", "total"),
+                write(12, "object", EventOperation.DELETED, 972, "bob", null),
+                write(13, "object", EventOperation.CREATED, 973, "carol", "alice")};
+        List<JsonObject> inStep = apart(STAFF, "bob", writes);
+        assertThat(described(inStep)).containsExactly("changed@11 tx 971 [\"total\"]", "deleted@12 tx 972 []",
+                "added@13 tx 973 []");
+        assertThat(lagging(STAFF, "bob", writes)).isEqualTo(inStep);
     }
 }
