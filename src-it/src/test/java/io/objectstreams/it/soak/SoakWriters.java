@@ -30,11 +30,11 @@ final class SoakWriters {
     private final List<String> seeds;
     private final double rollbackShare;
     /**
-     * Whether staff restores deleted orders under their old ids. Off: the first CI run with it (2026-12-05) found a
-     * defect not fixed yet (reliability.md, defect 14): rows of a deleted order still being replayed or fanned out
-     * when its pk is restored are decided against the restored order.
+     * Whether staff restores deleted orders under their old ids: on unless {@code -Dstreams.soak.restore=false}. The
+     * first CI run with it found reliability.md's defect 14 (rows of a deleted order still being replayed or fanned
+     * out when its pk was restored were decided against the restored order).
      */
-    private final boolean restoring = Boolean.getBoolean("streams.soak.restore");
+    private final boolean restoring = !"false".equals(System.getProperty("streams.soak.restore"));
     private final AtomicLong started = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stopping;
