@@ -3,6 +3,8 @@ package io.objectstreams.it.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.TestDatabase;
+import io.objectstreams.it.support.badkey.ItPadded;
 import io.objectstreams.it.support.badkey.ItPriced;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
@@ -48,6 +50,26 @@ class MissingMappingFileIT {
             server.awaitStarted(Duration.ofMinutes(3));
             server.awaitLog("capture_failed", Duration.ofSeconds(30));
             assertThat(server.log()).contains(ItPriced.class.getName() + " has a key price of type java.math.BigDecimal");
+            assertThat(status(server, "api/orders")).as("the store's API is not served").isNotEqualTo(200);
+        }
+    }
+
+    /**
+     * Issue 40 item 5: a key in a {@code character(n)} column was spelled with its padding by the entity listener and
+     * the members a subscription reads, and without it by a trigger; it deployed, and events and subscriptions named
+     * one object apart. Deployment now stops, naming the column and the entity.
+     */
+    @Test
+    void aStreamedEntityKeyedByACharacterColumnStopsDeploymentNamingTheColumn() throws Exception {
+        try (var db = TestDatabase.connect(); var statement = db.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS it_padded (code char(8) PRIMARY KEY)");
+        }
+        var archive = Deployments.storeFileWith("padded-key", ItPadded.class);
+        try (ServerProcess server = ServerProcess.start("padded-key", archive, Map.of())) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            server.awaitLog("capture_failed", Duration.ofSeconds(30));
+            assertThat(server.log()).contains("column code of table").contains("it_padded")
+                    .contains("holds the key of " + ItPadded.class.getName() + " and is character(n)");
             assertThat(status(server, "api/orders")).as("the store's API is not served").isNotEqualTo(200);
         }
     }

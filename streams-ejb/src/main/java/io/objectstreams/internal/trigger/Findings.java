@@ -18,6 +18,7 @@ public final class Findings {
     private final Map<String, String> outdated = new LinkedHashMap<>();
     /** Partitions and inheritance children with no capture trigger at all: new ones, which the check may install. */
     private final List<String> bare = new ArrayList<>();
+    private final List<String> paddedKeys = new ArrayList<>();
 
     void problem(String text) {
         problems.add(text);
@@ -29,6 +30,17 @@ public final class Findings {
 
     void outdated(String trigger, String text) {
         outdated.put(trigger, text);
+    }
+
+    /** A key in a {@code character(n)} column: a problem, and a refusal at deployment. */
+    void paddedKey(String text) {
+        problems.add(text);
+        paddedKeys.add(text);
+    }
+
+    /** The keys in {@code character(n)} columns found ({@link TriggerCatalog#paddedKeys}). */
+    public List<String> paddedKeys() {
+        return List.copyOf(paddedKeys);
     }
 
     void bare(String table) {

@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
@@ -58,8 +57,8 @@ public class TriggerCapture {
     ManagedScheduledExecutorService timers;
 
     private volatile List<TableMapping> captured = List.of();
-    /** The tables of the entities the listener captures, by entity: none may carry a capture trigger. */
-    private volatile Map<String, String> listenerTables = Map.of();
+    /** The tables of the entities the listener captures: none may carry a capture trigger. */
+    private volatile List<TableMapping> listenerTables = List.of();
     private volatile CaptureReport report = new CaptureReport(0, List.of(), List.of());
     /** The last check that ran. */
     private CaptureReport checked;
@@ -68,6 +67,8 @@ public class TriggerCapture {
     /** What kind of failure the last check that could not run met; null after one that ran. */
     private String lastFailure;
     private volatile String lastLogged = "";
+    /** What the last check that ran found of keys in {@code character(n)} columns; refused at deployment. */
+    private List<String> paddedKeys = List.of();
     private final Supplier<CaptureReport> source = () -> report;
     private ScheduledFuture<?> clock;
     /** The last check found a partition or inheritance child with no capture trigger yet. */
@@ -97,13 +98,13 @@ public class TriggerCapture {
         }
         models.register(streamed);
         List<TableMapping> byTrigger = new ArrayList<>();
-        Map<String, String> byListener = new LinkedHashMap<>();
+        List<TableMapping> byListener = new ArrayList<>();
         for (Class<?> entity : streamed) {
             if (modes.byTrigger(entity)) {
                 byTrigger.add(TableMappings.of(entity));
             } else {
                 try {
-                    byListener.put(entity.getName(), TableMappings.of(entity).qualifiedTable());
+                    byListener.add(TableMappings.of(entity));
                 } catch (StreamsException unmappable) {
                     LOG.log(Level.FINE, entity.getName() + ": no table to look at for stray capture triggers", unmappable);
                 }
@@ -112,7 +113,7 @@ public class TriggerCapture {
         captured = List.copyOf(byTrigger);
         modes.partsByTrigger(byTrigger.stream().filter(TableMapping::part).map(TableMapping::model)
                 .collect(java.util.stream.Collectors.toSet()));
-        listenerTables = Map.copyOf(byListener);
+        listenerTables = List.copyOf(byListener);
         // Told only after installing, when this deployment installs: a SEVERE "not captured" logged just before the
         // install that captures them would send an operator after nothing.
         inspect();
@@ -121,6 +122,10 @@ public class TriggerCapture {
             inspect();
         }
         log(report);
+        if (!paddedKeys.isEmpty()) {
+            // As a key of an unsupported Java type does (G16): its events could reach no subscription reliably.
+            throw new StreamsException("capture_failed", String.join("; ", paddedKeys));
+        }
         HealthRegistry.application().register(HealthRegistry.CAPTURE, source);
         long every = CaptureSettings.from(config.values()).checkInterval().toMillis();
         if (every > 0 && clock == null) {
@@ -181,11 +186,14 @@ public class TriggerCapture {
                 Map<String, String> types = TriggerCatalog.columnTypes(connection, mapping);
                 TriggerSql sql = sql(mapping, types, outbox);
                 TriggerCatalog.check(connection, mapping, types, sql, findings);
+                TriggerCatalog.paddedKeys(mapping, types, findings);
                 sayRunning(connection, mapping, sql);
             }
-            for (Map.Entry<String, String> entity : listenerTables.entrySet()) {
-                TriggerCatalog.strays(connection, entity.getKey(), entity.getValue(), findings);
+            for (TableMapping mapping : listenerTables) {
+                TriggerCatalog.strays(connection, mapping.entity(), mapping.qualifiedTable(), findings);
+                TriggerCatalog.paddedKeys(mapping, TriggerCatalog.columnTypes(connection, mapping), findings);
             }
+            paddedKeys = findings.paddedKeys();
             checked = graced(findings);
             bare = !findings.bare().isEmpty();
             lastFailure = null;

@@ -81,6 +81,23 @@ public final class TriggerCatalog {
     }
 
     /**
+     * A problem for each column holding the pk of {@code mapping}'s events that is {@code character(n)}: JDBC and so
+     * the entity listener and the members a subscription reads spell its values with their padding, a trigger's
+     * {@code ::text} without, and an entity created in this transaction as the application set it. Events and
+     * subscriptions would name one object apart. {@code types} are the table's columns ({@link #columnTypes}).
+     */
+    public static void paddedKeys(TableMapping mapping, Map<String, String> types, Findings findings) {
+        for (String column : mapping.subjectColumns()) {
+            if ("bpchar".equals(types.get(column))) {
+                findings.paddedKey("column " + column + " of table " + mapping.qualifiedTable() + " holds the key of "
+                        + (mapping.part() ? "the subject of " : "") + mapping.entity() + " and is character(n), whose"
+                        + " values are spelled with their padding by one capture path and without by another; make it"
+                        + " varchar or text (docs/capture.md, \"Limits\")");
+            }
+        }
+    }
+
+    /**
      * What stands between the table and capture by {@code sql}: a problem when some writes would not be captured
      * (a trigger missing or disabled, a table or column gone), a warning when they are captured by a trigger
      * installed from another mapping. Nothing when its four triggers are installed, enabled and current, on the table and on each of its partitions
