@@ -167,7 +167,7 @@ final class Subscription {
      *
      * @param matchesNow whether the subject exists, is visible to the subscriber and matches the filter now
      * @param latest     whether now is the state after this event; when a later transaction wrote the subject since,
-     *                   the event cannot add it ({@link Delivery#latest})
+     *                   the event cannot add it or be told to a member as seen ({@link Delivery#latest})
      */
     ListAction effect(StreamEvent event, boolean matchesNow, boolean latest) {
         if (event.cursor() <= sentThrough) {
@@ -179,9 +179,10 @@ final class Subscription {
             leave(event.pk(), belonged);
             return belonged ? ListAction.DELETED : null;
         }
-        if (matchesNow && !belonged && !latest) {
+        if (matchesNow && !latest) {
             // The subject matches after a later write; whether the subscriber could see it at this one, the state now
-            // cannot tell, so this row (its fields, its transaction) is not told as seen: the later row adds it (G8, G17).
+            // cannot tell (it may have left the subscriber's view and come back), so this row (its fields, its
+            // transaction) is not told as seen: the later row adds it, or tells the member of it (G8, G17).
             return null;
         }
         if (matchesNow) {

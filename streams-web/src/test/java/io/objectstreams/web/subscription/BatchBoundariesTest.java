@@ -365,4 +365,21 @@ class BatchBoundariesTest {
                 "added@13 tx 973 []");
         assertThat(lagging(STAFF, "bob", writes)).isEqualTo(inStep);
     }
+
+    /**
+     * An order alice holds is given to bob, edited by him and given back, in one batch. The state after the batch
+     * cannot tell that she lost sight of it in between: she is told the change at the return alone, never bob's edit
+     * (its fields, its transaction). Separate batches tell her {@code removed} and {@code added}; one batch tells her
+     * less, never what she could not see. Before: {@code changed} at every row, bob's edit included.
+     */
+    @Test
+    void anObjectThatLeavesAndReturnsInOneBatchIsToldAtTheReturnAlone() {
+        Write[] writes = {
+                write(11, "object", EventOperation.UPDATED, 981, "carol", "bob", "owner"),
+                write(12, "object", EventOperation.UPDATED, 982, "bob", "bob", "total"),
+                write(13, "object", EventOperation.UPDATED, 983, "carol", "alice", "owner")};
+        assertThat(described(apart(ALICE, "alice", writes)))
+                .containsExactly("removed@11 tx 981 [\"owner\"]", "added@13 tx 983 [\"owner\"]");
+        assertThat(described(together(ALICE, "alice", writes))).containsExactly("changed@13 tx 983 [\"owner\"]");
+    }
 }
