@@ -139,6 +139,20 @@ public class StreamsFeed {
     }
 
     /**
+     * The rows about {@code pks} of {@code model}, and its truncations, committed after {@code after} (a later cursor,
+     * or none yet: cursor 0). Read it after the membership it qualifies: whatever those rows changed, membership may
+     * already reflect.
+     */
+    public List<StreamEvent> rowsAfter(String model, Collection<String> pks, long after) throws SQLException {
+        if (pks.isEmpty()) {
+            return List.of();
+        }
+        try (Connection connection = config.dataSource().getConnection()) {
+            return OutboxReader.readRowsAfter(connection, model, pks, after);
+        }
+    }
+
+    /**
      * The last cursor this instance handed to its transports; -1 while it does not yet know where its delivery
      * starts (the database has not been reachable since it started), when no subscription may register.
      */

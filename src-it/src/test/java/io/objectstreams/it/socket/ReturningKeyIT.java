@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Reliability defect 14 (G8): a pk deleted and created again (an order restored under its old id, as natural keys and
- * application-assigned ids come back) while the fan-out is still behind the delete. Membership is read from the
+ * application-assigned ids come back), or an order given to another user, while the fan-out is still behind. Membership is read from the
  * database, where the pk names the new order by then; the old order's rows, and a subscription's members as of a
  * cursor before the delete, must not be decided by it.
  *
@@ -74,20 +74,30 @@ class ReturningKeyIT {
      * runs, and assignment resumes. Returns the cursor of the restore.
      */
     private long deletedAndRestoredForAlice(long id, ThrowingRunnable whileHeld) throws Exception {
-        long mark = Outbox.mark();
-        try (Connection hold = TestDatabase.connect(); Statement lock = hold.createStatement()) {
-            hold.setAutoCommit(false);
-            lock.execute("SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE");
+        return heldBack(id, "created", () -> {
             assertThat(StoreClient.as("bob", base).delete("api/orders/" + id).status()).isLessThan(300);
             StoreClient.Reply restored = StoreClient.as("carol", base).post("api/orders/" + id + "/restore",
                     "{\"owner\":\"alice\",\"status\":\"open\",\"total\":9}");
             assertThat(restored.status()).as(restored.raw()).isEqualTo(200);
+        }, whileHeld);
+    }
+
+    /**
+     * Runs {@code writes} and then {@code whileHeld} with cursor assignment held back (the cursor state row locked), and
+     * returns, once assignment resumed and everything was fanned out, the cursor of the order's row of {@code op}.
+     */
+    private long heldBack(long id, String op, ThrowingRunnable writes, ThrowingRunnable whileHeld) throws Exception {
+        long mark = Outbox.mark();
+        try (Connection hold = TestDatabase.connect(); Statement lock = hold.createStatement()) {
+            hold.setAutoCommit(false);
+            lock.execute("SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE");
+            writes.run();
             whileHeld.run();
             hold.rollback();
         }
         Outbox.awaitFannedOut(base);
-        return Outbox.since(mark).stream().filter(r -> r.pk().equals(Long.toString(id)) && r.op().equals("created"))
-                .findFirst().orElseThrow().cursor();
+        return Outbox.since(mark).stream().filter(r -> r.pk().equals(Long.toString(id)) && r.op().equals(op))
+                .reduce((a, b) -> b).orElseThrow().cursor();
     }
 
     private void awaitDelivered(long cursor) {
@@ -96,14 +106,18 @@ class ReturningKeyIT {
     }
 
     private static void assertOnlyTheRestore(List<JsonObject> told, long id, long restore) {
-        assertThat(told).as("alice hears of the restored order alone, not of bob's edit or delete: %s", told)
+        assertOnlyAdded(told, id, restore, "created");
+    }
+
+    private static void assertOnlyAdded(List<JsonObject> told, long id, long cursor, String op) {
+        assertThat(told).as("alice hears of the order alone at the row that gave it to her, nothing of bob's: %s", told)
                 .hasSize(1);
         JsonObject added = told.get(0);
         assertThat(added.getString("type")).isEqualTo("event");
         assertThat(added.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(id));
         assertThat(added.getString("list_action")).isEqualTo("added");
-        assertThat(added.getString("op")).isEqualTo("created");
-        assertThat(added.getJsonNumber("cursor").longValue()).isEqualTo(restore);
+        assertThat(added.getString("op")).isEqualTo(op);
+        assertThat(added.getJsonNumber("cursor").longValue()).isEqualTo(cursor);
     }
 
     /**
@@ -138,6 +152,41 @@ class ReturningKeyIT {
             List<JsonObject> orders = stream.drain(2000).stream()
                     .filter(m -> m.getString("subscription_id", "").equals("orders")).toList();
             assertOnlyTheRestore(orders, id, restore);
+        }
+    }
+
+    /**
+     * The same hold, with carol giving bob's order to alice instead (no delete): the fan-out of bob's edit reads
+     * membership after the transfer. Before: alice was told bob's edit as {@code added}; now the transfer adds it.
+     */
+    @Test
+    void aFanOutBehindATransferAddsTheOrderAtTheTransfer() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        long id = StoreClient.as("bob", base).createOrder("{\"status\":\"open\",\"total\":7}");
+        Outbox.awaitFannedOut(base);
+        try (StreamClient stream = StreamClient.connect(base, "alice")) {
+            stream.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\",\"subscription_id\":\"note\"}");
+            stream.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"orders\"}");
+            assertThat(stream.next().getString("type")).isEqualTo("subscribed");
+            assertThat(stream.next().getString("type")).isEqualTo("subscribed");
+
+            alice.post("api/it/visibility-fault?holdDelivery=true", null);
+            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+            long mark = Outbox.mark();
+            assertThat(StoreClient.as("bob", base).patch("api/orders/" + id, "{\"note\":\"bob's\"}").status())
+                    .isEqualTo(200);
+            Outbox.awaitAssigned(base);
+            long edit = Outbox.since(mark).stream().filter(r -> r.pk().equals(Long.toString(id))).findFirst()
+                    .orElseThrow().cursor();
+            long transfer = heldBack(id, "updated", () -> assertThat(StoreClient.as("carol", base)
+                    .patch("api/orders/" + id, "{\"owner\":\"alice\"}").status()).isEqualTo(200), () -> {
+                        alice.post("api/it/visibility-fault", null);
+                        awaitDelivered(edit);
+                    });
+            List<JsonObject> orders = stream.drain(2000).stream()
+                    .filter(m -> m.getString("subscription_id", "").equals("orders")).toList();
+            assertOnlyAdded(orders, id, transfer, "updated");
         }
     }
 

@@ -87,6 +87,32 @@ public final class OutboxReader {
     }
 
     /**
+     * Named subjects' rows after a cursor: assigned later (through the subject index) or not yet assigned. The empty
+     * pk among them finds the model's truncations.
+     */
+    private static final String ROWS_AFTER = COLUMNS + " WHERE model = ? AND subject_pk = ANY (?) AND cursor > ?"
+            + " UNION ALL " + COLUMNS + " WHERE cursor IS NULL AND model = ? AND subject_pk = ANY (?)";
+
+    /**
+     * The rows of {@code model} about {@code pks}, and its truncations, committed after {@code after}: with a later
+     * cursor, or none yet (cursor 0 in the events). In no particular order.
+     */
+    public static List<StreamEvent> readRowsAfter(Connection connection, String model, Collection<String> pks,
+                                                  long after) throws SQLException {
+        List<String> withTruncation = new ArrayList<>(pks);
+        withTruncation.add("");
+        Array array = connection.createArrayOf("text", withTruncation.toArray());
+        try (PreparedStatement read = connection.prepareStatement(ROWS_AFTER)) {
+            read.setString(1, model);
+            read.setArray(2, array);
+            read.setLong(3, after);
+            read.setString(4, model);
+            read.setArray(5, array);
+            return events(read);
+        }
+    }
+
+    /**
      * The high cursor assigned so far, how far retention has deleted (the watermark), and when retention last ran
      * ({@code null}: never).
      */

@@ -46,18 +46,18 @@ final class BatchFanOut {
     private final FanOutLedger ledger;
     private final MemberReread reread;
     private final DecidingAttributes attributes;
-    private final DeletesAfter deletes;
+    private final LaterRows later;
     private final AtomicLong failedBatches = new AtomicLong();
 
-    BatchFanOut(Visibility visibility, DeletesAfter deletes, FanOutLedger ledger, MemberReread reread) {
-        this(visibility, new DecidingAttributes(visibility), deletes, ledger, reread);
+    BatchFanOut(Visibility visibility, LaterRows later, FanOutLedger ledger, MemberReread reread) {
+        this(visibility, new DecidingAttributes(visibility), later, ledger, reread);
     }
 
-    BatchFanOut(Visibility visibility, DecidingAttributes attributes, DeletesAfter deletes, FanOutLedger ledger,
+    BatchFanOut(Visibility visibility, DecidingAttributes attributes, LaterRows later, FanOutLedger ledger,
                 MemberReread reread) {
         this.visibility = visibility;
         this.attributes = attributes;
-        this.deletes = deletes;
+        this.later = later;
         this.ledger = ledger;
         this.reread = reread;
     }
@@ -142,10 +142,11 @@ final class BatchFanOut {
             LOG.log(Level.WARNING, "Visibility check of " + model + " for cursors " + batch.firstCursor() + ".."
                     + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
         });
-        // Read after the membership above: a pk it found created again after a later delete is gone at every row here.
+        // Read after the membership above, which may reflect rows committed after the batch: what they changed counts
+        // as a later change, and a pk they deleted is gone at every row here (created again, it names another object).
         Map<String, Set<String>> concernedPks = new HashMap<>();
         toCheck.keySet().forEach(scope -> concernedPks.put(scope.model(), modelPks.get(scope.model())));
-        List<BatchSteps.Step> decided = BatchSteps.deletedLater(steps, deletes.of(concernedPks, batch.lastCursor()));
+        List<BatchSteps.Step> decided = BatchSteps.withLaterRows(steps, later.of(concernedPks, batch.lastCursor()));
         EventPayloads payloads = new EventPayloads();
         ScopeAttributes deciding = new ScopeAttributes(attributes);
         Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();

@@ -4,7 +4,6 @@ import io.objectstreams.EventOperation;
 import io.objectstreams.ObjectRef;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Streamed;
-import io.objectstreams.feed.LaterDeletes;
 import io.objectstreams.web.visibility.DecidingAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,9 +35,16 @@ final class BatchSteps {
      */
     record Step(StreamEvent event, Set<String> laterChanges, boolean gone) {
 
-        /** This step, its subject deleted after the batch: it matches nothing now, whatever its pk names now. */
-        Step deletedLater() {
-            return new Step(event, laterChanges, true);
+        /**
+         * This step with {@code changes} made to its subject after the batch; {@code deleted}: the subject was deleted
+         * after the batch, and matches nothing now whatever its pk names now.
+         */
+        Step changedLater(Set<String> changes, boolean deleted) {
+            Set<String> all = new HashSet<>(changes);
+            if (laterChanges != null) {
+                all.addAll(laterChanges);
+            }
+            return new Step(event, Set.copyOf(all), gone || deleted);
         }
 
         /** Whether no later transaction of the batch wrote the subject. */
@@ -115,17 +121,33 @@ final class BatchSteps {
     }
 
     /**
-     * The steps with each subject deleted after the batch ({@code later}, per model) marked gone: membership was read
-     * after that delete, and for a pk created again since it tells of another object (a natural key, a restored id).
+     * The steps with what rows committed after the batch ({@code later}, per model, in any order) did to their
+     * subjects counted as later changes: membership was read after them. A subject one of them deletes is gone, and
+     * a truncation after the batch leaves nothing of the model that can be told.
      */
-    static List<Step> deletedLater(List<Step> steps, Map<String, LaterDeletes> later) {
+    static List<Step> withLaterRows(List<Step> steps, Map<String, List<StreamEvent>> later) {
         if (later.isEmpty()) {
             return steps;
         }
+        Map<ObjectRef, Set<String>> changed = new HashMap<>();
+        Set<ObjectRef> deleted = new HashSet<>();
+        Set<String> truncated = new HashSet<>();
+        later.forEach((model, rows) -> rows.forEach(row -> {
+            if (row.op() == EventOperation.TRUNCATED) {
+                truncated.add(model);
+            } else {
+                changed.computeIfAbsent(row.subject(), s -> new HashSet<>()).addAll(changes(row));
+                if (row.op() == EventOperation.DELETED && Streamed.OBJECT_FACET.equals(row.facet())) {
+                    deleted.add(row.subject());
+                }
+            }
+        }));
         List<Step> marked = new ArrayList<>(steps.size());
         for (Step step : steps) {
-            LaterDeletes deleted = later.get(step.event().model());
-            marked.add(deleted != null && deleted.contains(step.event().pk()) ? step.deletedLater() : step);
+            ObjectRef subject = step.event().subject();
+            boolean cut = truncated.contains(subject.model());
+            Set<String> after = cut ? Set.of(ANY) : changed.get(subject);
+            marked.add(after == null ? step : step.changedLater(after, cut || deleted.contains(subject)));
         }
         return marked;
     }

@@ -83,7 +83,7 @@ public class ConnectionRegistry {
         limits = SubscriptionLimits.of(settings);
         tally = new ServerTally(settings.maxScopes(), settings.maxTotalMemberPks());
         planner = new ReplayPlanner(visibility, feed, limits);
-        fanOut = new BatchFanOut(visibility, feed::deletedAfter, ledger,
+        fanOut = new BatchFanOut(visibility, feed::rowsAfter, ledger,
                 new MemberReread(visibility, feed::deletedAfter, limits.maxMemberPks()));
         HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
         HealthRegistry.application().register(HealthRegistry.TRANSPORTS, countsSource);

@@ -4,16 +4,14 @@ import io.objectstreams.feed.LaterDeletes;
 import io.objectstreams.feed.StreamsFeed;
 import java.sql.SQLException;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * Which subjects of a model were deleted after a cursor ({@link StreamsFeed#deletedAfter}). Membership is read from the
- * database as it is now; a pk deleted after the rows being decided and created again since names another object there,
- * so whatever is decided from membership about those rows, or a subscription's members as of that cursor, leaves such
- * pks out (G8; reliability.md, defect 14). Always read after the membership it corrects.
+ * database as it is now; a pk deleted after a cursor and created again since names another object there, so a
+ * subscription's members as of that cursor leave such pks out (G8; reliability.md, defect 14). The fan-out reads every
+ * later row instead ({@link LaterRows}). Always read after the membership it corrects.
  */
 @FunctionalInterface
 interface DeletesAfter {
@@ -46,26 +44,5 @@ interface DeletesAfter {
         Set<String> kept = new HashSet<>(pks);
         kept.removeIf(deleted::contains);
         return kept;
-    }
-
-    /**
-     * For each model of {@code pksByModel}, its subjects among the given pks deleted after {@code after}; a model none
-     * of whose subjects was is absent. Throws when the outbox cannot be read: what it was for cannot be decided, and
-     * the caller's failure handling (a resync) applies.
-     */
-    default Map<String, LaterDeletes> of(Map<String, Set<String>> pksByModel, long after) {
-        Map<String, LaterDeletes> found = new HashMap<>();
-        for (Map.Entry<String, Set<String>> entry : pksByModel.entrySet()) {
-            try {
-                LaterDeletes deleted = read(entry.getKey(), entry.getValue(), after);
-                if (!deleted.none()) {
-                    found.put(entry.getKey(), deleted);
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException("Could not read which " + entry.getKey()
-                        + " objects were deleted after cursor " + after, e);
-            }
-        }
-        return found;
     }
 }
