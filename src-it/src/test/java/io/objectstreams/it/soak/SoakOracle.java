@@ -550,7 +550,7 @@ final class SoakOracle {
                                     + " after cursor " + position);
                             continue;
                         }
-                        owed(position, seen.cursor(), refetched, server);
+                        owed(position, seen.cursor(), refetched, server, seen.received());
                         position = seen.cursor();
                         delivered(seen);
                     }
@@ -570,7 +570,7 @@ final class SoakOracle {
                     default -> violation("[order] " + who + ": " + seen + " in the middle of an episode");
                 }
             }
-            owed(position, end == Long.MAX_VALUE ? end : end + 1, refetched, server);
+            owed(position, end == Long.MAX_VALUE ? end : end + 1, refetched, server, Long.MAX_VALUE);
         }
 
         private void refetch(Seen seen) {
@@ -581,8 +581,11 @@ final class SoakOracle {
             settled.clear();
         }
 
-        /** The rows in (after, before) were not sent: each must be one the client was owed nothing for. */
-        private void owed(long after, long before, long refetched, String server) {
+        /**
+         * The rows in (after, before) were not sent: each must be one the client was owed nothing for. The client
+         * received what came next at {@code receivedBy} (its clock, as the rows' write times).
+         */
+        private void owed(long after, long before, long refetched, String server, long receivedBy) {
             if (before <= after + 1) {
                 return;
             }
@@ -610,11 +613,11 @@ final class SoakOracle {
                     count("rows superseded by a delete in their own transaction", 1);
                     continue;
                 }
-                if (!seesEveryOrder() && rewrittenInBatch(row, server)) {
-                    // The state after the batch cannot tell whether the user could see the order at this row: a later
-                    // row of the batch adds it, or tells a holder of it, never this one (G8, G17); the order's last row
-                    // of the batch is never excused. Staff's model subscription sees every order while it exists, and
-                    // is owed every row.
+                if (!seesEveryOrder() && (rewrittenInBatch(row, server) || rewrittenBefore(row, receivedBy))) {
+                    // The state the server read cannot tell whether the user could see the order at this row: a later
+                    // row of the batch, or one written before the fan-out read it, adds it or tells a holder of it,
+                    // never this one (G8, G17); a row after which nothing deciding changed is never excused. Staff's
+                    // model subscription sees every order while it exists, and is owed every row.
                     count("rows left to a later row of their batch", 1);
                     continue;
                 }
@@ -643,6 +646,17 @@ final class SoakOracle {
             return rowsOf.get(row.pk()).subMap(row.cursor(), false, batch.getValue(), true).values().stream()
                     .anyMatch(later -> later.transaction() != row.transaction() && (!later.op().equals("updated")
                             || later.changedFields().contains("owner") || later.changedFields().contains("status")));
+        }
+
+        /**
+         * Whether another transaction changed the order's owner or status, or deleted or created it, after {@code row}
+         * and before {@code receivedBy}: the fan-out, which read the state after that, may have read that write too.
+         */
+        private boolean rewrittenBefore(Row row, long receivedBy) {
+            return rowsOf.get(row.pk()).tailMap(row.cursor(), false).values().stream()
+                    .anyMatch(later -> later.transaction() != row.transaction() && later.at() <= receivedBy
+                            && (!later.op().equals("updated") || later.changedFields().contains("owner")
+                            || later.changedFields().contains("status")));
         }
 
         /** Staff's model subscription: every order, whatever its state, while it exists. */
@@ -674,10 +688,14 @@ final class SoakOracle {
                 violation("[leak] " + who + ": event " + event + " tells of the delete of an order the user could not read"
                         + " before it (" + before.getValue() + ")");
             }
+            // An event that says the order matches must say so of the state the row left: the server reads what came
+            // after the row (in its batch and since) and never tells a row as seen that a later change could have
+            // hidden (G8, G17). A removal may be told at a row after which the order matches no longer.
+            State left = states.get(0);
             boolean ok = switch (action) {
                 case "deleted" -> row.op().equals("deleted") && held;
-                case "added" -> outside && !row.op().equals("deleted") && states.stream().anyMatch(s -> matches(subscription, row.pk(), s));
-                case "changed" -> held && !row.op().equals("deleted") && states.stream().anyMatch(s -> matches(subscription, row.pk(), s));
+                case "added" -> outside && !row.op().equals("deleted") && matches(subscription, row.pk(), left);
+                case "changed" -> held && !row.op().equals("deleted") && matches(subscription, row.pk(), left);
                 case "removed" -> held && !row.op().equals("deleted") && states.stream().anyMatch(s -> !matches(subscription, row.pk(), s));
                 default -> false;
             };
