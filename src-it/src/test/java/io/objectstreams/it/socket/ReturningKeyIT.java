@@ -238,6 +238,36 @@ class ReturningKeyIT {
         }
     }
 
+    /**
+     * Found in review: an object subscription resumed from before bob's edit, after everything was fanned out, took
+     * every row since its cursor as seen because the order is alice's now: it replayed bob's edit (and, for the order
+     * deleted and restored, bob's delete). Rows after which the order's visibility may have changed (a delete, a
+     * change of owner) cannot be replayed to a viewer of the object as it is now: the subscription resyncs.
+     */
+    @Test
+    void anObjectResumedFromBeforeItsOwnerOrItsObjectChangedResyncs() throws Exception {
+        long from = Long.parseLong(StoreClient.as("alice", base).get("api/orders").header("Streams-Cursor"));
+        BobsOrder restored = bobCreatesAndEdits();
+        BobsOrder given = bobCreatesAndEdits();
+        assertThat(StoreClient.as("bob", base).delete("api/orders/" + restored.id()).status()).isLessThan(300);
+        assertThat(StoreClient.as("carol", base).post("api/orders/" + restored.id() + "/restore",
+                "{\"owner\":\"alice\",\"status\":\"open\",\"total\":9}").status()).isEqualTo(200);
+        assertThat(StoreClient.as("carol", base).patch("api/orders/" + given.id(), "{\"owner\":\"alice\"}").status())
+                .isEqualTo(200);
+        Outbox.awaitFannedOut(base);
+        try (StreamClient stream = StreamClient.connect(base, "alice")) {
+            for (BobsOrder order : List.of(restored, given)) {
+                JsonObject subscribed = stream.send("{\"op\":\"subscribe\",\"model\":\"" + MODEL + "\",\"pk\":\""
+                        + order.id() + "\",\"subscription_id\":\"o" + order.id() + "\",\"cursor\":" + from + "}").next();
+                assertThat(subscribed.getString("type")).as("%s", subscribed).isEqualTo("subscribed");
+                JsonObject resync = stream.next();
+                assertThat(resync.getString("type")).as("nothing of bob's: %s", resync).isEqualTo("resync_required");
+                assertThat(resync.getString("reason")).isEqualTo("cursor_replay_unavailable");
+            }
+            assertThat(stream.drain(1000)).isEmpty();
+        }
+    }
+
     @FunctionalInterface
     private interface ThrowingRunnable {
         void run() throws Exception;

@@ -153,15 +153,19 @@ final class BatchSteps {
     }
 
     /**
-     * The attributes a row says it changed: a part's row changes {@link DecidingAttributes#PARTS}, and a create (of a
-     * pk deleted before it) may have changed anything ({@link #ANY}).
+     * The attributes a row says it changed: a part's row changes {@link DecidingAttributes#PARTS}; a create (of a pk
+     * deleted before it), a delete, and an object's update that names no field (a delete and a create of the pk folded
+     * into one transaction's row, or a publish that does not say) may have changed anything ({@link #ANY}).
      */
-    private static Set<String> changes(StreamEvent event) {
+    static Set<String> changes(StreamEvent event) {
         if (event.op() != EventOperation.UPDATED) {
             return Set.of(ANY);
         }
         if (!Streamed.OBJECT_FACET.equals(event.facet())) {
             return Set.of(DecidingAttributes.PARTS);
+        }
+        if (event.changedFields().isEmpty()) {
+            return Set.of(ANY);
         }
         return new HashSet<>(event.changedFields());
     }

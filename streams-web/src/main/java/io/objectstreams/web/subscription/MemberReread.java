@@ -2,6 +2,7 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.protocol.ErrorCode;
+import io.objectstreams.feed.LaterDeletes;
 import io.objectstreams.feed.SubscriptionSettings;
 import io.objectstreams.web.visibility.Visibility;
 import java.sql.SQLException;
@@ -74,15 +75,27 @@ final class MemberReread {
         return members;
     }
 
-    /** Each scope's pks without those deleted after {@code cursor}; a scope whose deletes cannot be read is absent. */
+    /**
+     * Each scope's pks without those deleted after {@code cursor}, read once per model (not per scope: a resync of
+     * thousands of viewers is one outbox query); a scope whose model's deletes cannot be read is absent.
+     */
     private Map<Scope, Set<String>> asOf(Map<Scope, Set<String>> read, long cursor) {
+        Map<String, LaterDeletes> byModel = new HashMap<>();
         Map<Scope, Set<String>> kept = new HashMap<>();
         read.forEach((scope, pks) -> {
-            try {
-                kept.put(scope, deletes.without(scope.model(), pks, cursor));
-            } catch (SQLException e) {
-                LOG.log(Level.WARNING, "Could not read which " + scope.model() + " objects were deleted after cursor "
-                        + cursor + "; their subscriptions are read again at the next batch", e);
+            LaterDeletes deleted = byModel.computeIfAbsent(scope.model(), model -> {
+                try {
+                    return deletes.read(model, null, cursor);
+                } catch (SQLException e) {
+                    LOG.log(Level.WARNING, "Could not read which " + model + " objects were deleted after cursor "
+                            + cursor + "; their subscriptions are read again at the next batch", e);
+                    return null;
+                }
+            });
+            if (deleted != null) {
+                Set<String> left = new HashSet<>(pks);
+                left.removeIf(deleted::contains);
+                kept.put(scope, deleted.none() ? pks : left);
             }
         });
         return kept;

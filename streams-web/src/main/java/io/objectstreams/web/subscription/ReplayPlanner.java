@@ -1,6 +1,7 @@
 package io.objectstreams.web.subscription;
 
 import io.objectstreams.protocol.ErrorCode;
+import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityPolicy;
@@ -12,6 +13,7 @@ import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.filter.FilterDeclarations;
 import io.objectstreams.web.filter.InvalidFilterException;
+import io.objectstreams.web.visibility.DecidingAttributes;
 import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.web.visibility.SubjectKeys;
 import io.objectstreams.web.visibility.Visibility;
@@ -39,6 +41,7 @@ class ReplayPlanner {
     private final SharedReads shared = new SharedReads();
     private final MemberReads members;
     private final DeletesAfter deletes;
+    private final DecidingAttributes attributes;
     private static final Object NOT_KEYED = new Object();
 
     ReplayPlanner(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits) {
@@ -46,6 +49,7 @@ class ReplayPlanner {
         this.feed = feed;
         this.limits = limits;
         this.deletes = (model, pks, after) -> feed.deletedAfter(model, pks, after);
+        this.attributes = new DecidingAttributes(visibility);
         this.replays = new ReplayReads(feed);
         this.members = new MemberReads(visibility, feed, limits, shared);
     }
@@ -107,7 +111,9 @@ class ReplayPlanner {
                     : members.read(subscription, cursor, request.resumesWithoutMembers());
             // The members as of the registration cursor: read after them, a pk deleted after that cursor and created
             // again since names another object now, whose create reaches the subscription live (defect 14).
-            Set<String> members = deletes.without(request.model(), read.members(), cursor);
+            // A client's cursor ahead of this instance's (another instance delivered more) starts the subscription there.
+            Set<String> members = deletes.without(request.model(), read.members(), from == null ? cursor
+                    : Math.max(from, cursor));
             if (from == null) {
                 return SubscriptionStart.live(members, cursor);
             }
@@ -119,7 +125,7 @@ class ReplayPlanner {
                 return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             }
             if (request.isObject()) {
-                return replayObject(request, members, from, cursor);
+                return replayObject(subscription.scope(), request, members, from, cursor);
             }
             SubscriptionStart start = replaySet(subscription.scope(), request, members, from, cursor);
             if (request.resumesWithoutMembers() && start.resyncReason() == null) {
@@ -140,8 +146,8 @@ class ReplayPlanner {
      * Replayed only through the registration cursor, before which the object was just found visible; every later
      * event is delivered live, with its own visibility check (G8, G10).
      */
-    private SubscriptionStart replayObject(SubscribeRequest request, Set<String> members, long from, long cursor)
-            throws SQLException {
+    private SubscriptionStart replayObject(Scope scope, SubscribeRequest request, Set<String> members, long from,
+                                           long cursor) throws SQLException {
         int limit = limits.replayLimit();
         List<StreamEvent> missed = feed.subjectBetween(request.model(), request.pk(), from, cursor, limit + 1);
         if (Truncations.any(missed)) {
@@ -151,7 +157,34 @@ class ReplayPlanner {
             // Retention ran between the first look and the read: what was read may lack deleted rows (G11).
             return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_PRUNED);
         }
+        if (missed.size() <= limit && !seenThroughout(scope, request, missed, cursor)) {
+            return SubscriptionStart.resync(members, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+        }
         return ReplayClassification.object(members, missed, from, cursor, limit);
+    }
+
+    /**
+     * Whether the viewer, who may see the object now, could see it at every row {@code missed} through the
+     * registration cursor: no row since the first of them (those not yet fanned out included, read after the
+     * visibility check) deleted the object or changed what its visibility is decided by (G8). Otherwise the rows may
+     * be another object's under the same pk, or the object's while another user's. Under a policy whose deciding
+     * attributes cannot be told, only deletes count.
+     */
+    private boolean seenThroughout(Scope scope, SubscribeRequest request, List<StreamEvent> missed, long cursor)
+            throws SQLException {
+        if (missed.isEmpty() || scope.seesEveryObject()) {
+            return true;
+        }
+        Set<String> deciding = attributes.of(scope);
+        List<StreamEvent> since = new java.util.ArrayList<>(missed);
+        since.addAll(feed.rowsAfter(request.model(), List.of(request.pk()), cursor));
+        for (StreamEvent row : since) {
+            Set<String> changes = row.op() == EventOperation.CREATED ? Set.of() : BatchSteps.changes(row);
+            if (changes.contains(BatchSteps.ANY) || deciding != null && !java.util.Collections.disjoint(changes, deciding)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private SubscriptionStart replaySet(Scope scope, SubscribeRequest request, Set<String> current, long from,
@@ -183,7 +216,7 @@ class ReplayPlanner {
                 // The pks a client names in members are its own: never a key of what subscriptions share. As the
                 // members are, the answer is as of the registration cursor (defect 14).
                 outside -> asOf(scope.model(), request.members() != null ? visibility.visible(scope, outside)
-                        : visible(scope, outside, cursor), cursor), from, cursor, limit);
+                        : visible(scope, outside, cursor), Math.max(from, cursor)), from, cursor, limit);
     }
 
     /** {@code pks} without those deleted after {@code cursor}, read after them. */
