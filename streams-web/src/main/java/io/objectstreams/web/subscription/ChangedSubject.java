@@ -41,8 +41,15 @@ record ChangedSubject(StreamEvent event, boolean createdSince) {
             StreamEvent last = events.get(events.size() - 1);
             boolean created = events.stream().anyMatch(e -> e.op() == EventOperation.CREATED);
             boolean createdSince = events.get(0).op() == EventOperation.CREATED;
+            // The fields of the object the pk names at the end: a delete before the last row ends the one before it.
+            int current = 0;
+            for (int i = 0; i < events.size() - 1; i++) {
+                if (events.get(i).op() == EventOperation.DELETED) {
+                    current = i + 1;
+                }
+            }
             Set<String> fields = new LinkedHashSet<>();
-            events.forEach(e -> fields.addAll(e.changedFields()));
+            events.subList(current, events.size()).forEach(e -> fields.addAll(e.changedFields()));
             EventOperation op = last.op() != EventOperation.DELETED && created ? EventOperation.CREATED : last.op();
             coalesced.put(pk, new ChangedSubject(new StreamEvent(last.cursor(), last.model(), last.pk(), last.facet(), op,
                     List.copyOf(fields), last.transactionId(), last.actor(), last.correlationId(), last.recordedAt(),

@@ -41,4 +41,20 @@ class ChangedSubjectTest {
         assertThat(c.deleted()).isTrue();
         assertThat(c.event().cursor()).isEqualTo(6);
     }
+
+    /**
+     * Found in review: a pk deleted and created again in the span (a restored id) coalesced the old object's changed
+     * fields into the new object's event, telling its viewer which fields another user had edited on the old one.
+     */
+    @Test
+    void aPkCreatedAgainCarriesOnlyTheNewObjectsFields() {
+        ChangedSubject again = ChangedSubject.coalesce(List.of(
+                row(1, "a", EventOperation.UPDATED, "total"),
+                row(2, "a", EventOperation.DELETED),
+                row(3, "a", EventOperation.CREATED),
+                row(4, "a", EventOperation.UPDATED, "status"))).get("a");
+        assertThat(again.event().changedFields()).containsExactly("status");
+        assertThat(again.event().op()).isEqualTo(EventOperation.CREATED);
+        assertThat(again.createdSince()).as("the pk existed at the cursor").isFalse();
+    }
 }
