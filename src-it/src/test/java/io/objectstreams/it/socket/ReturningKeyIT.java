@@ -57,16 +57,37 @@ class ReturningKeyIT {
     private record BobsOrder(long id, long editCursor) {
     }
 
-    /** Bob creates an order and edits it; both are assigned cursors, and fanned out only if {@code fannedOut}. */
+    /** Bob creates an order, fanned out, and edits it; the edit is assigned its cursor, and may wait for fan-out. */
     private BobsOrder bobCreatesAndEdits() {
         long id = StoreClient.as("bob", base).createOrder("{\"status\":\"open\",\"total\":7}");
         Outbox.awaitFannedOut(base);
+        return new BobsOrder(id, bobEdits(id));
+    }
+
+    /** Bob edits order {@code id}; returns the edit's cursor, once assigned. */
+    private long bobEdits(long id) {
         long mark = Outbox.mark();
         assertThat(StoreClient.as("bob", base).patch("api/orders/" + id, "{\"note\":\"bob's\"}").status()).isEqualTo(200);
         Outbox.awaitAssigned(base);
-        long edit = Outbox.since(mark).stream().filter(r -> r.pk().equals(Long.toString(id))).findFirst().orElseThrow()
+        return Outbox.since(mark).stream().filter(r -> r.pk().equals(Long.toString(id))).findFirst().orElseThrow()
                 .cursor();
-        return new BobsOrder(id, edit);
+    }
+
+    /**
+     * Alice's {@code stream} follows a note and the orders model; the fan-out is then held in the note's policy at
+     * the note's next change (made here, and sharing nothing with the order), and bob edits order {@code id} behind
+     * it. Returns the edit's cursor; any later call to {@code it/visibility-fault} lets the fan-out go on.
+     */
+    private long bobEditsWhileTheFanOutIsHeld(StoreClient alice, StreamClient stream, long id) throws Exception {
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        Outbox.awaitFannedOut(base);
+        stream.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\",\"subscription_id\":\"note\"}");
+        stream.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"orders\"}");
+        assertThat(stream.next().getString("type")).isEqualTo("subscribed");
+        assertThat(stream.next().getString("type")).isEqualTo("subscribed");
+        alice.post("api/it/visibility-fault?holdDelivery=true", null);
+        alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+        return bobEdits(id);
     }
 
     /**
@@ -128,23 +149,10 @@ class ReturningKeyIT {
     @Test
     void aFanOutBehindADeleteAndARestoreTellsTheNewViewerOfTheRestoreAlone() throws Exception {
         StoreClient alice = StoreClient.as("alice", base);
-        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
         long id = StoreClient.as("bob", base).createOrder("{\"status\":\"open\",\"total\":7}");
         Outbox.awaitFannedOut(base);
         try (StreamClient stream = StreamClient.connect(base, "alice")) {
-            stream.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\",\"subscription_id\":\"note\"}");
-            stream.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"orders\"}");
-            assertThat(stream.next().getString("type")).isEqualTo("subscribed");
-            assertThat(stream.next().getString("type")).isEqualTo("subscribed");
-
-            alice.post("api/it/visibility-fault?holdDelivery=true", null);
-            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
-            long mark = Outbox.mark();
-            assertThat(StoreClient.as("bob", base).patch("api/orders/" + id, "{\"note\":\"bob's\"}").status())
-                    .isEqualTo(200);
-            Outbox.awaitAssigned(base);
-            long edit = Outbox.since(mark).stream().filter(r -> r.pk().equals(Long.toString(id))).findFirst()
-                    .orElseThrow().cursor();
+            long edit = bobEditsWhileTheFanOutIsHeld(alice, stream, id);
             long restore = deletedAndRestoredForAlice(id, () -> {
                 alice.post("api/it/visibility-fault", null);
                 awaitDelivered(edit);
@@ -162,23 +170,10 @@ class ReturningKeyIT {
     @Test
     void aFanOutBehindATransferAddsTheOrderAtTheTransfer() throws Exception {
         StoreClient alice = StoreClient.as("alice", base);
-        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
         long id = StoreClient.as("bob", base).createOrder("{\"status\":\"open\",\"total\":7}");
         Outbox.awaitFannedOut(base);
         try (StreamClient stream = StreamClient.connect(base, "alice")) {
-            stream.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\",\"subscription_id\":\"note\"}");
-            stream.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"orders\"}");
-            assertThat(stream.next().getString("type")).isEqualTo("subscribed");
-            assertThat(stream.next().getString("type")).isEqualTo("subscribed");
-
-            alice.post("api/it/visibility-fault?holdDelivery=true", null);
-            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
-            long mark = Outbox.mark();
-            assertThat(StoreClient.as("bob", base).patch("api/orders/" + id, "{\"note\":\"bob's\"}").status())
-                    .isEqualTo(200);
-            Outbox.awaitAssigned(base);
-            long edit = Outbox.since(mark).stream().filter(r -> r.pk().equals(Long.toString(id))).findFirst()
-                    .orElseThrow().cursor();
+            long edit = bobEditsWhileTheFanOutIsHeld(alice, stream, id);
             long transfer = heldBack(id, "updated", () -> assertThat(StoreClient.as("carol", base)
                     .patch("api/orders/" + id, "{\"owner\":\"alice\"}").status()).isEqualTo(200), () -> {
                         alice.post("api/it/visibility-fault", null);

@@ -58,14 +58,7 @@ public final class OutboxReader {
         boolean named = pks != null;
         try (PreparedStatement read = connection.prepareStatement(named ? DELETED_AFTER : ANY_DELETED_AFTER)) {
             if (named) {
-                List<String> withTruncation = new ArrayList<>(pks);
-                withTruncation.add("");
-                Array array = connection.createArrayOf("text", withTruncation.toArray());
-                read.setString(1, model);
-                read.setArray(2, array);
-                read.setLong(3, after);
-                read.setString(4, model);
-                read.setArray(5, array);
+                bindSubjectsAfter(connection, read, model, pks, after);
             } else {
                 read.setLong(1, after);
                 read.setString(2, model);
@@ -99,17 +92,26 @@ public final class OutboxReader {
      */
     public static List<StreamEvent> readRowsAfter(Connection connection, String model, Collection<String> pks,
                                                   long after) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(ROWS_AFTER)) {
+            bindSubjectsAfter(connection, read, model, pks, after);
+            return events(read);
+        }
+    }
+
+    /**
+     * Binds the parameters of a query over named subjects after a cursor, assigned or not ({@link #DELETED_AFTER},
+     * {@link #ROWS_AFTER}): the model, the pks with the empty one that finds truncations, and the cursor.
+     */
+    private static void bindSubjectsAfter(Connection connection, PreparedStatement read, String model,
+                                          Collection<String> pks, long after) throws SQLException {
         List<String> withTruncation = new ArrayList<>(pks);
         withTruncation.add("");
         Array array = connection.createArrayOf("text", withTruncation.toArray());
-        try (PreparedStatement read = connection.prepareStatement(ROWS_AFTER)) {
-            read.setString(1, model);
-            read.setArray(2, array);
-            read.setLong(3, after);
-            read.setString(4, model);
-            read.setArray(5, array);
-            return events(read);
-        }
+        read.setString(1, model);
+        read.setArray(2, array);
+        read.setLong(3, after);
+        read.setString(4, model);
+        read.setArray(5, array);
     }
 
     /**

@@ -171,7 +171,11 @@ final class BatchFanOut {
                             continue;
                         }
                         boolean matchesNow = everyObject ? step.exists() : step.matches(matches.contains(event.pk()));
-                        boolean told = everyObject || step.toldBy(deciding.of(subscription.scope()));
+                        Set<String> decidedBy = deciding.of(subscription.scope());
+                        // Under a policy whose deciding attributes cannot be told, a holder still matching is told the
+                        // row: skipping it would drop every row a later write follows, which a lagging fan-out sees.
+                        boolean told = everyObject || step.toldBy(decidedBy)
+                                || decidedBy == null && subscription.isMember(event.pk());
                         boolean leaked = !matchesNow && leaks(subscription, step);
                         session.deliver(subscription, event, matchesNow || leaked, told || leaked, payloads);
                     }

@@ -425,4 +425,19 @@ class BatchBoundariesTest {
         assertThat(together(ALICE, "bob", writes)).isEqualTo(apart);
         assertThat(lagging(ALICE, "bob", writes)).isEqualTo(apart);
     }
+
+    /**
+     * Under a policy that is not keyed, which attributes decide cannot be told, so any later write makes a row
+     * uncertain. A holder is still told every row it matches: the full CI run of 13af010 caught a lagging node
+     * (SlowNodeIT) sending an object subscription only the last of its note's rows.
+     */
+    @Test
+    void underAPolicyThatIsNotKeyedAHolderIsToldEveryRowWhenTheFanOutLags() {
+        keyedBy = Optional.empty();
+        Write[] writes = {
+                write(11, "object", EventOperation.UPDATED, 1011, "alice", "alice", "status"),
+                write(12, "object", EventOperation.UPDATED, 1012, "alice", "alice", "total")};
+        assertThat(described(lagging(ALICE, "alice", writes)))
+                .containsExactly("changed@11 tx 1011 [\"status\"]", "changed@12 tx 1012 [\"total\"]");
+    }
 }
