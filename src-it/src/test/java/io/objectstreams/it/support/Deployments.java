@@ -98,6 +98,11 @@ public final class Deployments {
                         + " deterministic = false); EXCEPTION WHEN duplicate_object THEN NULL; END $$",
                 "CREATE TABLE IF NOT EXISTS it_label_t (id bigint PRIMARY KEY, name citext, span interval,"
                         + " title text COLLATE it_case_insensitive)",
+                // Cases on desks whose tenant is a UUID; a case may be on no desk (NullableUuidKeyIT).
+                "CREATE TABLE IF NOT EXISTS it_desk (id bigint PRIMARY KEY, tenant uuid)",
+                "CREATE TABLE IF NOT EXISTS it_case (id bigint PRIMARY KEY, desk_id bigint, note text)",
+                "INSERT INTO it_desk (id, tenant) VALUES (1, 'a0000000-0000-4000-8000-00000000000a'),"
+                        + " (2, 'b0000000-0000-4000-8000-00000000000b') ON CONFLICT DO NOTHING",
                 "CREATE TABLE IF NOT EXISTS it_doc_reader (doc_id bigint NOT NULL, reader varchar(64) NOT NULL)",
                 // A document's folder, and the folder's tenant, may be null (keys through a nullable link).
                 "INSERT INTO it_owned (id, owner) VALUES (1, NULL), (2, 'alice') ON CONFLICT DO NOTHING",

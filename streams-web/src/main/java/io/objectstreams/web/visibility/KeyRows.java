@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The rows of keys of a model's subjects under a {@link KeyedVisibilityPolicy}, read in one query: by subject pk,
@@ -83,7 +84,7 @@ final class KeyRows {
         List<Expression<?>> by = KeyPaths.leftJoined(policy.visibleBy(cb, root));
         requireKeyTypes(policy, by);
         List<Selection<?>> columns = new ArrayList<>(key);
-        columns.addAll(by);
+        by.forEach(expression -> columns.add(readable(cb, expression)));
         query.multiselect(columns).where(where(cb, root, subjects, key, ids, filter));
         Map<String, List<List<String>>> keysOf = new HashMap<>();
         int from = subjects.width();
@@ -106,6 +107,16 @@ final class KeyRows {
             }
         }
         return keysOf;
+    }
+
+    /**
+     * A key expression as the query selects it. A UUID is read as its text, which is how keys compare anyway:
+     * through a left join its value may be NULL, and EclipseLink's UUID converter fails on a NULL (a
+     * {@code NullPointerException} in {@code UUIDConverter.convertDataValueToObjectValue}), failing the visibility
+     * check of the whole batch. PostgreSQL's {@code text(uuid)} prints the form {@code UUID.toString} does.
+     */
+    private static Selection<?> readable(CriteriaBuilder cb, Expression<?> expression) {
+        return UUID.class.equals(expression.getJavaType()) ? cb.function("text", String.class, expression) : expression;
     }
 
     private static void requireKeyTypes(KeyedVisibilityPolicy<?> policy, List<Expression<?>> by) {

@@ -6,8 +6,6 @@ import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.web.filter.Filter;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
@@ -35,13 +33,11 @@ public class Visibility {
     private static final Logger LOG = Logger.getLogger(Visibility.class.getName());
 
     @Inject
-    @Any
-    Instance<VisibilityPolicy<?>> beans;
+    PolicyBeans policyBeans;
 
     @Inject
     StreamsFeed feed;
 
-    private volatile Map<String, VisibilityPolicy<?>> byModel;
     private volatile Set<String> declaredRoles;
     private final Map<String, EntityManagerFactory> factories = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -278,18 +274,6 @@ public class Visibility {
     }
 
     private Map<String, VisibilityPolicy<?>> policies() {
-        Map<String, VisibilityPolicy<?>> map = byModel;
-        if (map == null) {
-            map = new HashMap<>();
-            for (VisibilityPolicy<?> policy : beans) {
-                String model = StreamsFeed.modelLabel(policy.entity());
-                if (map.putIfAbsent(model, policy) != null) {
-                    throw new IllegalStateException("Two VisibilityPolicy beans govern " + model + "; keep one");
-                }
-            }
-            LOG.info("Object Streams visibility policies: " + map.keySet());
-            byModel = map;
-        }
-        return map;
+        return policyBeans.byModel();
     }
 }

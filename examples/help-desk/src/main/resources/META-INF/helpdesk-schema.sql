@@ -1,0 +1,17 @@
+CREATE EXTENSION IF NOT EXISTS citext;
+CREATE TABLE IF NOT EXISTS hd_tenant (id uuid PRIMARY KEY, name text NOT NULL);
+CREATE TABLE IF NOT EXISTS hd_team (id uuid PRIMARY KEY, tenant_id uuid NOT NULL REFERENCES hd_tenant (id), name text NOT NULL);
+CREATE TABLE IF NOT EXISTS hd_ticket (id uuid PRIMARY KEY, team_id uuid REFERENCES hd_team (id), title text NOT NULL, status text NOT NULL, requester_email citext NOT NULL);
+CREATE INDEX IF NOT EXISTS hd_ticket_team ON hd_ticket (team_id);
+CREATE TABLE IF NOT EXISTS hd_comment (id uuid PRIMARY KEY, ticket_id uuid REFERENCES hd_ticket (id), body text NOT NULL, created_at timestamptz NOT NULL);
+CREATE INDEX IF NOT EXISTS hd_comment_ticket ON hd_comment (ticket_id);
+CREATE TABLE IF NOT EXISTS hd_tag (name text PRIMARY KEY, color text NOT NULL);
+CREATE TABLE IF NOT EXISTS hd_ticket_tag (ticket_id uuid NOT NULL REFERENCES hd_ticket (id), tag_name text NOT NULL, PRIMARY KEY (ticket_id, tag_name));
+CREATE SEQUENCE IF NOT EXISTS hd_ticket_activity_id;
+CREATE TABLE IF NOT EXISTS hd_ticket_activity (id bigint NOT NULL DEFAULT nextval('hd_ticket_activity_id'), ticket_id uuid NOT NULL, at timestamptz NOT NULL, kind text NOT NULL, PRIMARY KEY (id, at)) PARTITION BY RANGE (at);
+CREATE TABLE IF NOT EXISTS hd_ticket_activity_2026_11 PARTITION OF hd_ticket_activity FOR VALUES FROM ('2026-11-01') TO ('2026-12-01');
+CREATE TABLE IF NOT EXISTS hd_ticket_activity_2026_12 PARTITION OF hd_ticket_activity FOR VALUES FROM ('2026-12-01') TO ('2027-01-01');
+CREATE TABLE IF NOT EXISTS hd_ticket_activity_2027_01 PARTITION OF hd_ticket_activity FOR VALUES FROM ('2027-01-01') TO ('2027-02-01');
+CREATE TABLE IF NOT EXISTS hd_ticket_activity_later PARTITION OF hd_ticket_activity DEFAULT;
+INSERT INTO hd_tenant (id, name) VALUES ('a0000000-0000-4000-8000-000000000001', 'Acme'), ('b0000000-0000-4000-8000-000000000002', 'Globex') ON CONFLICT DO NOTHING;
+INSERT INTO hd_team (id, tenant_id, name) VALUES ('a1000000-0000-4000-8000-000000000011', 'a0000000-0000-4000-8000-000000000001', 'Acme support'), ('a2000000-0000-4000-8000-000000000012', 'a0000000-0000-4000-8000-000000000001', 'Acme billing'), ('b1000000-0000-4000-8000-000000000021', 'b0000000-0000-4000-8000-000000000002', 'Globex support') ON CONFLICT DO NOTHING;
