@@ -9,9 +9,8 @@ import jakarta.persistence.criteria.Root;
  * for another model's facet, or for a later policy). Subclass it with {@code entity()} and
  * {@code entityManager()}.
  *
- * <p>As a session bean, repeat {@code implements VisibilityPolicy<E>} on the subclass: a session bean's bean
- * types are only the interfaces it implements directly, so an interface inherited from this class would not
- * make it a policy the engine can find.
+ * <p>A session bean subclass need not repeat {@code implements VisibilityPolicy<E>}: its bean types are only the
+ * interfaces it implements itself, but the engine also finds policies by their bean class.
  */
 public abstract class DenyAllVisibility<E> implements VisibilityPolicy<E> {
 

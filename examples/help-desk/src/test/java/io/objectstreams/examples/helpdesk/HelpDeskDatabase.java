@@ -50,22 +50,20 @@ final class HelpDeskDatabase {
     }
 
     /**
-     * Payara Micro's post-boot commands: a validating pool on this database, published as the JDBC resource
-     * {@code jdbc/helpdesk} (the guide's step for Payara), at {@code helpdesk.postboot}.
+     * Payara Micro's post-boot commands (the guide's step for Payara): src/test/payara/post-boot-commands.txt, a
+     * validating pool published as the JDBC resource {@code jdbc/helpdesk}, with this database's coordinates in place
+     * of HOST, PORT, NAME, USER and PASSWORD, written to {@code helpdesk.postboot}.
      */
     static void writePostBootCommands() {
         String file = System.getProperty("helpdesk.postboot");
         if (file == null) {
             return;
         }
-        String commands = "create-jdbc-connection-pool --datasourceclassname org.postgresql.ds.PGSimpleDataSource"
-                + " --restype javax.sql.DataSource --isconnectvalidatereq=true --validationmethod auto-commit"
-                + " --failconnection=true --property serverName=" + setting("host", "localhost")
-                + ":portNumber=" + setting("port", "15433") + ":databaseName=" + setting("name", "postgres")
-                + ":user=" + setting("user", "postgres") + ":password=" + setting("password", "postgres")
-                + " helpdeskPool\n"
-                + "create-jdbc-resource --connectionpoolid helpdeskPool jdbc/helpdesk\n";
         try {
+            String commands = Files.readString(Path.of("src/test/payara/post-boot-commands.txt"))
+                    .replace("HOST", setting("host", "localhost")).replace("PORT", setting("port", "15433"))
+                    .replace("NAME", setting("name", "postgres")).replace("USER", setting("user", "postgres"))
+                    .replace("PASSWORD", setting("password", "postgres"));
             Files.createDirectories(Path.of(file).toAbsolutePath().getParent());
             Files.writeString(Path.of(file), commands);
         } catch (IOException e) {

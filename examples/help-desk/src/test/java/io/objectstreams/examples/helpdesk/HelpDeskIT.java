@@ -7,7 +7,11 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.File;
 import java.io.StringReader;
+import java.net.URI;
 import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
@@ -54,6 +58,20 @@ class HelpDeskIT {
 
     @ArquillianResource
     URL base;
+
+    /** Readiness, where a load balancer asks: Payara's HTTP port, WildFly's management port (the guide's step 8). */
+    @Test
+    void readinessIsUpWithTheListenerCheck() throws Exception {
+        URI ready = "wildfly".equals(System.getProperty("arquillian.launch"))
+                ? URI.create("http://localhost:9990/health/ready") : base.toURI().resolve("/health/ready");
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(ready).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response::body);
+        JsonObject health = Json.createReader(new StringReader(response.body())).readObject();
+        assertEquals("UP", health.getString("status"), response::body);
+        assertTrue(health.getJsonArray("checks").stream()
+                .anyMatch(check -> ((JsonObject) check).getString("name").equals("object-streams-listener")), response::body);
+    }
 
     @Test
     void aTicketKeyedByUuidReachesItsTenantAndTheAdministratorOnly() throws Exception {

@@ -23,7 +23,6 @@ import java.util.UUID;
  * nobody has triaged yet), which makes the visibility path ticket → team → tenant nullable: an unassigned ticket is
  * visible to administrators only ({@link TicketVisibility}).
  */
-// guide:streamed
 @Entity(name = "Ticket")
 @Table(name = "hd_ticket")
 @Streamed(model = "helpdesk.Ticket")
@@ -32,7 +31,6 @@ public class Ticket {
     @Id
     @GeneratedValue(strategy = GenerationType.UUID)
     private UUID id;
-    // /guide:streamed
 
     @ManyToOne
     @JoinColumn(name = "team_id")

@@ -19,7 +19,6 @@ import java.util.Set;
  * Who may see a ticket: the agents of the tenant its team belongs to, and administrators. The key is read through
  * a nullable to-one path, ticket → team → tenant: a ticket without a team has no key, so only administrators see it.
  */
-// guide:policy
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class TicketVisibility implements KeyedVisibilityPolicy<Ticket> {
@@ -58,4 +57,3 @@ public class TicketVisibility implements KeyedVisibilityPolicy<Ticket> {
                 .orElse(VisibilityKeys.none());
     }
 }
-// /guide:policy
