@@ -35,11 +35,18 @@ function note(event) {
   log.textContent = `${line}\n${log.textContent}`.slice(0, 4000);
 }
 
-const client = new StreamsClient('./', {onState: ({state: s, transport}) => { state.textContent = `${s} (${transport})`; }});
+let client = null;
 
 async function loadAndSubscribe() {
+  const response = await fetch('api/tickets');
+  if (response.status === 401) {                // not signed in: the streams need the session too
+    document.getElementById('signin').hidden = false;
+    state.textContent = 'signed out';
+    return;
+  }
+  client ??= new StreamsClient('./', {onState: ({state: s, transport}) => { state.textContent = `${s} (${transport})`; }});
   rows.clear();
-  const {data} = await subscribeAfterLoad(client, await fetch('api/tickets'), {
+  const {data} = await subscribeAfterLoad(client, response, {
     kind: 'model', model: 'helpdesk.Ticket',
     onEvent: (event) => {
       note(event);
@@ -56,6 +63,18 @@ async function loadAndSubscribe() {
     rows.set(ticket.id, ticket);
   }
   render();
+  document.body.dataset.loaded = 'true';
 }
+
+document.getElementById('signin').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const response = await fetch('login', {method: 'POST', body: new URLSearchParams(new FormData(event.target))});
+  if (response.ok) {
+    document.getElementById('signin').hidden = true;
+    await loadAndSubscribe();
+  } else {
+    document.getElementById('signin-error').textContent = 'wrong user or password';
+  }
+});
 
 loadAndSubscribe();

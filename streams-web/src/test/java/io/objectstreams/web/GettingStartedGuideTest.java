@@ -24,6 +24,7 @@ class GettingStartedGuideTest {
     private static final Pattern QUOTE = Pattern.compile(
             "\\]\\(\\.\\./(examples/help-desk/[^)#]+)#L(\\d+)-L(\\d+)\\)[^\\n]*\\n\\s*\\n```[a-z]*\\n(.*?)\\n```",
             Pattern.DOTALL);
+    private static final Pattern LINE_LINK = Pattern.compile("\\]\\(\\.\\./examples/help-desk/[^)#]+#L\\d+-L\\d+\\)");
 
     /** What each quote is: the file and lines it names, and the text the guide shows. */
     record Quote(String file, int from, int to, String shown) {
@@ -31,7 +32,12 @@ class GettingStartedGuideTest {
 
     @Test
     void everyQuotedSnippetIsTheExampleLinesItLinksTo() throws IOException {
-        List<Quote> quotes = quotes(Files.readString(GUIDE));
+        String guide = Files.readString(GUIDE);
+        List<Quote> quotes = quotes(guide);
+        // Every link to lines of the example must be a checked quote: a link whose snippet does not follow it in the
+        // form above (link, blank line, fence) would otherwise drop out of the check unnoticed.
+        long links = LINE_LINK.matcher(guide).results().count();
+        assertEquals(links, quotes.size(), "links to lines of the example that are not followed by their snippet");
         assertTrue(quotes.size() >= 12, () -> "the guide quotes the example at least 12 times; found " + quotes.size());
         List<String> problems = new ArrayList<>();
         for (Quote quote : quotes) {

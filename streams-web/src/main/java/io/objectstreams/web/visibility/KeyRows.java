@@ -91,7 +91,8 @@ final class KeyRows {
         for (Tuple row : limited(em.createQuery(query), limit).getResultList()) {
             List<String> rowKeys = new ArrayList<>(by.size());
             for (int i = 0; i < by.size(); i++) {
-                rowKeys.add(VisibilityKeys.keyText(row.get(from + i)));
+                Object value = row.get(from + i);
+                rowKeys.add(isUuid(by.get(i)) ? uuidText(value) : VisibilityKeys.keyText(value));
             }
             keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
         }
@@ -116,7 +117,23 @@ final class KeyRows {
      * check of the whole batch. PostgreSQL's {@code text(uuid)} prints the form {@code UUID.toString} does.
      */
     private static Selection<?> readable(CriteriaBuilder cb, Expression<?> expression) {
-        return UUID.class.equals(expression.getJavaType()) ? cb.function("text", String.class, expression) : expression;
+        return isUuid(expression) ? cb.function("text", String.class, expression) : expression;
+    }
+
+    private static boolean isUuid(Expression<?> expression) {
+        return UUID.class.equals(expression.getJavaType());
+    }
+
+    /**
+     * A UUID key's text as keys compare it; {@code null} (visible by nothing) for NULL and for a column that does not
+     * hold a UUID's text (a UUID attribute stored through a converter in another form).
+     */
+    private static String uuidText(Object text) {
+        try {
+            return text == null ? null : VisibilityKeys.keyText(UUID.fromString(text.toString().trim()));
+        } catch (IllegalArgumentException notUuid) {
+            return null;
+        }
     }
 
     private static void requireKeyTypes(KeyedVisibilityPolicy<?> policy, List<Expression<?>> by) {

@@ -60,7 +60,8 @@ final class HelpDeskDatabase {
             return;
         }
         try {
-            String commands = Files.readString(Path.of("src/test/payara/post-boot-commands.txt"))
+            String template = System.getProperty("helpdesk.postboot.template", "src/test/payara/post-boot-commands.txt");
+            String commands = Files.readString(Path.of(template))
                     .replace("HOST", setting("host", "localhost")).replace("PORT", setting("port", "15433"))
                     .replace("NAME", setting("name", "postgres")).replace("USER", setting("user", "postgres"))
                     .replace("PASSWORD", setting("password", "postgres"));

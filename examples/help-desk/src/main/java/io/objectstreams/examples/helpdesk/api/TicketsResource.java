@@ -1,6 +1,8 @@
 package io.objectstreams.examples.helpdesk.api;
 
+import io.objectstreams.SourceEvent;
 import io.objectstreams.StreamsCursor;
+import io.objectstreams.StreamsPublisher;
 import io.objectstreams.examples.helpdesk.model.Comment;
 import io.objectstreams.examples.helpdesk.model.Tag;
 import io.objectstreams.examples.helpdesk.model.Team;
@@ -9,6 +11,7 @@ import io.objectstreams.examples.helpdesk.model.TicketTag;
 import io.objectstreams.examples.helpdesk.security.HelpDeskUsers;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.security.enterprise.SecurityContext;
@@ -42,6 +45,9 @@ public class TicketsResource {
 
     @Inject
     SecurityContext security;
+
+    @Inject
+    StreamsPublisher publisher;
 
     @GET
     @StreamsCursor
@@ -79,6 +85,9 @@ public class TicketsResource {
     @PUT
     @Path("{id}")
     public TicketView edit(@PathParam("id") String id, TicketInput input) {
+        if (input == null) {
+            throw new BadRequestException("send the fields to change");
+        }
         Ticket ticket = visible(id);
         if (input.title() != null) {
             ticket.setTitle(input.title());
@@ -90,14 +99,35 @@ public class TicketsResource {
             ticket.setRequesterEmail(input.requesterEmail());
         }
         if (input.team() != null) {
+            Team before = ticket.getTeam();
             ticket.setTeam(input.team().isEmpty() ? null : team(input.team()));
+            if (ticket.getTeam() != before) {
+                tagsMoved(ticket);
+            }
         }
         return view(ticket);
+    }
+
+    /**
+     * A ticket tag is visible through its ticket's team, a row of another model: moving the ticket changes who may see
+     * its tags, but no ticket tag row changes, so nothing would tell their holders. Publishing an update of each tag
+     * in the same transaction has them decided again: removed for the tenant that lost the ticket, added for the one
+     * that gained it.
+     */
+    private void tagsMoved(Ticket ticket) {
+        for (TicketTag tag : em.createQuery("SELECT t FROM TicketTag t WHERE t.ticketId = :id", TicketTag.class)
+                .setParameter("id", ticket.getId()).getResultList()) {
+            String pk = Json.createArrayBuilder().add(tag.getTicketId().toString()).add(tag.getTagName()).build().toString();
+            publisher.publish(SourceEvent.updated("helpdesk.TicketTag", pk, "ticket"));
+        }
     }
 
     @POST
     @Path("{id}/comments")
     public TicketView comment(@PathParam("id") String id, TicketView.CommentView input) {
+        if (input == null || input.body() == null || input.body().isBlank()) {
+            throw new BadRequestException("a comment needs a body");
+        }
         Ticket ticket = visible(id);
         ticket.addComment(new Comment(input.body()));
         em.flush();
@@ -142,6 +172,9 @@ public class TicketsResource {
     @POST
     @Path("{id}/activity")
     public TicketView activity(@PathParam("id") String id, TicketView.CommentView input) {
+        if (input == null || input.body() == null || input.body().isBlank()) {
+            throw new BadRequestException("activity needs a kind, as its body");
+        }
         Ticket ticket = visible(id);
         em.createNativeQuery("INSERT INTO hd_ticket_activity (ticket_id, at, kind) VALUES (CAST(? AS uuid), now(), ?)")
                 .setParameter(1, ticket.getId().toString()).setParameter(2, input.body()).executeUpdate();
@@ -151,7 +184,8 @@ public class TicketsResource {
     private TicketView view(Ticket ticket) {
         List<String> tags = em.createQuery("SELECT t.tagName FROM TicketTag t WHERE t.ticketId = :id ORDER BY t.tagName",
                 String.class).setParameter("id", ticket.getId()).getResultList();
-        Number activity = (Number) em.createNativeQuery("SELECT count(*) FROM hd_ticket_activity WHERE ticket_id = CAST(? AS uuid)")
+        Number activity = (Number) em.createNativeQuery(
+                "SELECT count(*) FROM hd_ticket_activity WHERE ticket_id = CAST(? AS uuid)")
                 .setParameter(1, ticket.getId().toString()).getSingleResult();
         return TicketView.of(ticket, tags, activity.longValue());
     }

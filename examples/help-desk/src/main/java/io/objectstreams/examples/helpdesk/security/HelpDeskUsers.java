@@ -1,7 +1,6 @@
 package io.objectstreams.examples.helpdesk.security;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.security.enterprise.authentication.mechanism.http.BasicAuthenticationMechanismDefinition;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
 import jakarta.security.enterprise.identitystore.IdentityStore;
@@ -16,7 +15,6 @@ import java.util.UUID;
  * principal (the viewer's name) and the roles a policy asks about.
  */
 @ApplicationScoped
-@BasicAuthenticationMechanismDefinition(realmName = "help-desk")
 public class HelpDeskUsers implements IdentityStore {
 
     public static final UUID ACME = UUID.fromString("a0000000-0000-4000-8000-000000000001");
