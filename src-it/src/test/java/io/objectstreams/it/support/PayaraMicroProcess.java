@@ -66,6 +66,10 @@ public final class PayaraMicroProcess implements ServerProcess {
                     Integer.parseInt(env.getOrDefault(ServerProcess.POOL_MAX, "32")), env);
             command.addAll(List.of("--addLibs", requiredFile("streams.it.driver"),
                     "--postbootcommandfile", postBoot.toAbsolutePath().toString()));
+            String openFiles = env.get(ServerProcess.OPEN_FILES);
+            if (openFiles != null) {
+                command.addAll(0, List.of("bash", "-c", "ulimit -n " + Integer.parseInt(openFiles) + " && exec \"$@\"", "--"));
+            }
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(TestDatabase.serverEnvironment());
             builder.environment().putAll(env);

@@ -24,6 +24,12 @@ public interface ServerProcess extends AutoCloseable {
     String POOL_MAX = "STREAMS_IT_POOL_MAX";
 
     /**
+     * An entry of {@code env} that starts the server under that open-file limit (soft and hard, {@code ulimit -n}),
+     * for a test of what it does when it runs out of descriptors (Payara Micro and WildFly).
+     */
+    String OPEN_FILES = "STREAMS_IT_OPEN_FILES";
+
+    /**
      * The heap and collector a started server runs with: the demo's 512 MB and the serial collector unless
      * {@code -Dstreams.server.jvm-options} says otherwise (docs/benchmarks.md compares collectors).
      */

@@ -55,7 +55,7 @@ public final class WildFlyProcess implements ServerProcess {
             // Every port derives from 8080, 9990, 8443 or 9993 plus the offset.
             Map<String, String> db = new java.util.HashMap<>(TestDatabase.serverEnvironment());
             env.forEach((key, value) -> db.computeIfPresent(key, (k, old) -> value));
-            List<String> command = List.of(home.resolve("bin/standalone.sh").toString(),
+            List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin/standalone.sh").toString(),
                     "-Djboss.server.base.dir=" + base,
                     "-Djboss.socket.binding.port-offset=" + offset,
                     "-Dstreams.db.host=" + db.get("STREAMS_DB_HOST"),
@@ -63,7 +63,11 @@ public final class WildFlyProcess implements ServerProcess {
                     "-Dstreams.db.name=" + db.get("STREAMS_DB_NAME"),
                     "-Dstreams.db.user=" + db.get("STREAMS_DB_USER"),
                     "-Dstreams.db.password=" + db.get("STREAMS_DB_PASSWORD"),
-                    "-Dstreams.datasource=java:/jdbc/store");
+                    "-Dstreams.datasource=java:/jdbc/store"));
+            String openFiles = env.get(ServerProcess.OPEN_FILES);
+            if (openFiles != null) {
+                command.addAll(0, List.of("bash", "-c", "ulimit -n " + Integer.parseInt(openFiles) + " && exec \"$@\"", "--"));
+            }
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(base.resolve("console.log").toFile());
             builder.environment().putAll(db);

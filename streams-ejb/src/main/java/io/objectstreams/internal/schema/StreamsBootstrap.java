@@ -1,5 +1,6 @@
 package io.objectstreams.internal.schema;
 
+import io.objectstreams.feed.ProcessLimits;
 import io.objectstreams.internal.config.StreamsConfig;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
@@ -34,6 +35,9 @@ public class StreamsBootstrap {
         } else {
             LOG.info("Object Streams schema migration is off (streams.schema.migrate=false)");
         }
+        // What the connection settings ask of this process, checked once: a limit met only at run time would show as
+        // "Too many open files" or an OutOfMemoryError, with readiness no longer answering.
+        ProcessLimits.now().warnings(config.transport().connections()).forEach(LOG::warning);
         LOG.info(() -> "Object Streams ready: datasource " + config.dataSourceName() + ", notify channel " + channel);
     }
 

@@ -1,15 +1,20 @@
 package io.objectstreams.web.subscription;
 
+import io.objectstreams.feed.ConnectionSettings;
+import io.objectstreams.feed.ProcessLimits;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.Viewer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Counts this instance's connections, in all, per authenticated principal and anonymous together, and refuses one
  * past {@code streams.connections.max}, {@code streams.connections.max-per-principal} or
- * {@code streams.connections.max-anonymous} (G15). A refused connection
+ * {@code streams.connections.max-anonymous} (G15); and one that the process could not hold: past the connections its
+ * open-file limit leaves room for, or while its heap is full after a collection. Refusing before the files or the heap
+ * run out keeps the server answering its health checks and the connections it has. A refused connection
  * holds nothing; an entry per principal exists only while the principal is connected, so nothing here grows with
  * the number of users.
  */
@@ -18,23 +23,59 @@ final class Admission {
     private final int maxConnections;
     private final int maxPerPrincipal;
     private final int maxAnonymous;
+    /** The connections the open-file limit leaves room for, and the sentence that says why; MAX_VALUE: no bound. */
+    private final int byFiles;
+    private final String byFilesReason;
+    private final BooleanSupplier heapFull;
+    private final String heapFullReason;
     private final AtomicInteger anonymous = new AtomicInteger();
     /** Connections admitted and not yet released; the registry's sessions may briefly lag behind it. */
     private final AtomicInteger connections = new AtomicInteger();
     private final Map<String, Integer> byPrincipal = new ConcurrentHashMap<>();
 
     Admission(int maxConnections, int maxPerPrincipal, int maxAnonymous) {
+        this(maxConnections, maxPerPrincipal, maxAnonymous, Integer.MAX_VALUE, "", () -> false, "");
+    }
+
+    Admission(int maxConnections, int maxPerPrincipal, int maxAnonymous, int byFiles, String byFilesReason,
+              BooleanSupplier heapFull, String heapFullReason) {
         this.maxConnections = maxConnections;
         this.maxPerPrincipal = maxPerPrincipal;
         this.maxAnonymous = maxAnonymous;
+        this.byFiles = byFiles;
+        this.byFilesReason = byFilesReason;
+        this.heapFull = heapFull;
+        this.heapFullReason = heapFullReason;
+    }
+
+    /** The admission the settings ask for, bounded by what this process can hold as read now. */
+    static Admission of(ConnectionSettings settings, ProcessLimits process) {
+        int byFiles = process.connectionsByFiles(settings.reservedFiles());
+        HeapGauge heap = new HeapGauge(settings.maxHeapPercent());
+        return new Admission(settings.max(), settings.maxPerPrincipal(), settings.maxAnonymous(), byFiles,
+                "This server holds the " + byFiles + " connections its open-file limit leaves room for ("
+                        + process.maxFiles() + " files, " + process.openFiles() + " open before the first connection, "
+                        + ConnectionSettings.RESERVED_FILES.key() + "=" + settings.reservedFiles()
+                        + " kept for the server); try again later", heap,
+                "This server's heap is more than " + heap.percent() + "% full after garbage collection ("
+                        + ConnectionSettings.MAX_HEAP_PERCENT.key() + "); try again later");
     }
 
     /** Takes a slot for a new connection of {@code viewer}, or refuses it ({@code connection_limit_exceeded}). */
     void admit(Viewer viewer) throws ProtocolError {
-        if (connections.incrementAndGet() > maxConnections) {
+        int admitted = connections.incrementAndGet();
+        if (admitted > maxConnections) {
             connections.decrementAndGet();
             throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
                     + maxConnections + " connections (streams.connections.max); try again later");
+        }
+        if (admitted > byFiles) {
+            connections.decrementAndGet();
+            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, byFilesReason);
+        }
+        if (heapFull.getAsBoolean()) {
+            connections.decrementAndGet();
+            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, heapFullReason);
         }
         if (viewer.isAnonymous()) {
             if (anonymous.incrementAndGet() > maxAnonymous) {

@@ -3,6 +3,7 @@ package io.objectstreams.web.subscription;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamGap;
 import io.objectstreams.Viewer;
+import io.objectstreams.feed.ProcessLimits;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.internal.delivery.DeliveryTargets;
@@ -77,8 +78,7 @@ public class ConnectionRegistry {
         senders = pool(settings.senderThreads());
         starters = pool(settings.subscriptions().startThreads());
         maxPendingRequests = settings.subscriptions().maxPendingRequests();
-        admission = new Admission(settings.maxConnections(), settings.maxConnectionsPerPrincipal(),
-                settings.maxAnonymousConnections());
+        admission = Admission.of(settings.connections(), ProcessLimits.now());
         budget = new OutboundBudget(settings.maxConnectionBytes(), settings.maxServerBytes(), sessions::size);
         limits = SubscriptionLimits.of(settings);
         tally = new ServerTally(settings.maxScopes(), settings.maxTotalMemberPks());

@@ -1,0 +1,113 @@
+package io.objectstreams.it.socket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.objectstreams.it.support.Deployments;
+import io.objectstreams.it.support.ServerProcess;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A server started under a low open-file limit refuses connections with {@code connection_limit_exceeded} before its
+ * descriptors run out (issue 42): it says at deployment that {@code streams.connections.max} cannot be held, never
+ * meets "Too many open files", and its readiness keeps answering within a second while it holds all it can.
+ */
+class FileLimitIT {
+
+    private static final int OPEN_FILES = 2048;
+    private static final int RESERVED = 200;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void connectionsPastTheOpenFileLimitAreRefusedAndReadinessKeepsAnswering() throws Exception {
+        List<WebSocket> held = new ArrayList<>();
+        try (ServerProcess server = ServerProcess.start("file-limit", Deployments.storeFile("file-limit"), Map.of(
+                ServerProcess.OPEN_FILES, Integer.toString(OPEN_FILES),
+                "STREAMS_CONNECTIONS_RESERVED_FILES", Integer.toString(RESERVED)))) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            assertThat(server.log()).contains("streams.connections.max=10000 cannot be held: this process may open "
+                    + OPEN_FILES + " files");
+            long openBefore = openFiles(server.jvmPid());
+            URI ws = URI.create(server.root().toString().replaceFirst("^http", "ws")).resolve("store/streams/ws");
+            int refused = 0;
+            String refusal = null;
+            for (int i = 0; i < OPEN_FILES && refused < 20; i++) {
+                Probe probe = new Probe();
+                WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", basic(List.of("alice", "bob", "carol")
+                        .get(i % 3))).buildAsync(ws, probe).get(10, TimeUnit.SECONDS);
+                socket.sendText("{\"op\":\"unsubscribe\",\"subscription_id\":\"probe\"}", true);
+                JsonObject reply = probe.first.get(10, TimeUnit.SECONDS);
+                if ("not_subscribed".equals(reply.getString("code", null))) {
+                    held.add(socket);
+                } else {
+                    assertThat(reply.getString("code", null)).as(reply.toString()).isEqualTo("connection_limit_exceeded");
+                    refused++;
+                    refusal = reply.getString("message");
+                }
+            }
+            assertThat(refused).as("connections refused under a limit of %d files", OPEN_FILES).isEqualTo(20);
+            assertThat(refusal).contains("open-file limit").contains("streams.connections.reserved-files=" + RESERVED);
+            // Everything the limit leaves room for, once the files open before the first connection are set aside.
+            assertThat((long) held.size()).isBetween(OPEN_FILES - openBefore - RESERVED - 100, OPEN_FILES - openBefore - RESERVED + 10);
+            long started = System.nanoTime();
+            HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(server.healthRoot().resolve("/health/ready"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+            assertThat(millis).as("readiness at the limit answered in %d ms", millis).isLessThan(1_000);
+            assertThat(server.log()).doesNotContain("Too many open files");
+        } finally {
+            held.forEach(socket -> socket.abort());
+        }
+    }
+
+    private static long openFiles(long pid) throws Exception {
+        try (var entries = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return entries.count();
+        }
+    }
+
+    private static String basic(String user) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Keeps the first message of a connection, and reads on. */
+    private static final class Probe implements WebSocket.Listener {
+        final CompletableFuture<JsonObject> first = new CompletableFuture<>();
+        private final StringBuilder text = new StringBuilder();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+            text.append(data);
+            if (last) {
+                first.complete(Json.createReader(new StringReader(text.toString())).readObject());
+                text.setLength(0);
+            }
+            socket.request(1);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket socket, Throwable error) {
+            first.completeExceptionally(error);
+        }
+    }
+}
