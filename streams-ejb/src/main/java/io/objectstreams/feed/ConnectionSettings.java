@@ -34,7 +34,7 @@ public record ConnectionSettings(int max, int maxPerPrincipal, int maxAnonymous,
                     + " free under the process's open-file limit is refused (connection_limit_exceeded).");
 
     public static final Setting<Long> HEAP_PER_CONNECTION = Setting.bytes("streams.connections.heap-per-connection",
-            48L * 1024, 1, 1L << 30,
+            40L * 1024, 1, 1L << 30,
             "What one connection is taken to hold of the heap, for the deployment's check of streams.connections.max"
                     + " against the maximum heap; the check only warns.");
 

@@ -52,8 +52,8 @@ class ProcessLimitsTest {
                 + " files"), warnings.get(0));
         assertTrue(warnings.get(0).contains("streams.connections.reserved-files=512")
                 && warnings.get(0).contains("leaves 18688 connections"), warnings.get(0));
-        assertTrue(warnings.get(1).contains("streams.connections.heap-per-connection=48k")
-                && warnings.get(1).contains("about 1406 MB") && warnings.get(1).contains("512 MB heap"), warnings.get(1));
+        assertTrue(warnings.get(1).contains("streams.connections.heap-per-connection=40k")
+                && warnings.get(1).contains("about 1171 MB") && warnings.get(1).contains("512 MB heap"), warnings.get(1));
     }
 
     @Test

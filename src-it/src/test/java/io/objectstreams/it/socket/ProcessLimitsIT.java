@@ -26,11 +26,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A server started under a low open-file limit refuses connections with {@code connection_limit_exceeded} before its
- * descriptors run out (issue 42): it says at deployment that {@code streams.connections.max} cannot be held, never
- * meets "Too many open files", and its readiness keeps answering within a second while it holds all it can.
+ * A server refuses connections with {@code connection_limit_exceeded} before its process runs out (issue 42). Under a
+ * low open-file limit it says at deployment that {@code streams.connections.max} cannot be held, never meets "Too many
+ * open files", and its readiness keeps answering within a second while it holds all it can. With its heap above the
+ * configured share after a collection, it refuses new connections and keeps answering too.
  */
-class FileLimitIT {
+class ProcessLimitsIT {
 
     private static final int OPEN_FILES = 2048;
     private static final int RESERVED = 200;
@@ -74,8 +75,34 @@ class FileLimitIT {
             assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
             assertThat(millis).as("readiness at the limit answered in %d ms", millis).isLessThan(1_000);
             assertThat(server.log()).doesNotContain("Too many open files");
+            System.out.printf("[file-limit] %s: limit %d files, %d open before the first connection, %d held, 20 refused"
+                    + " (%s), readiness at the limit in %d ms%n", Deployments.server(), OPEN_FILES, openBefore, held.size(),
+                    refusal, millis);
         } finally {
             held.forEach(socket -> socket.abort());
+        }
+    }
+
+    @Test
+    void aHeapFullAfterACollectionRefusesNewConnections() throws Exception {
+        try (ServerProcess server = ServerProcess.start("heap-limit", Deployments.storeFile("heap-limit"), Map.of(
+                "STREAMS_CONNECTIONS_MAX_HEAP_PERCENT", "1"))) {
+            server.awaitStarted(Duration.ofMinutes(3));
+            URI ws = URI.create(server.root().toString().replaceFirst("^http", "ws")).resolve("store/streams/ws");
+            // Whatever the application holds is more than 1% of the heap once a full collection has measured it.
+            Process gc = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(server.jvmPid()), "GC.run").redirectErrorStream(true).start();
+            assertThat(gc.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            Probe probe = new Probe();
+            WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", basic("alice"))
+                    .buildAsync(ws, probe).get(10, TimeUnit.SECONDS);
+            JsonObject refused = probe.first.get(10, TimeUnit.SECONDS);
+            socket.abort();
+            assertThat(refused.getString("code", null)).as(refused.toString()).isEqualTo("connection_limit_exceeded");
+            assertThat(refused.getString("message")).contains("heap").contains("streams.connections.max-heap-percent");
+            HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(server.healthRoot().resolve("/health/ready"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
         }
     }
 
