@@ -39,9 +39,9 @@ public record ConnectionSettings(int max, int maxPerPrincipal, int maxAnonymous,
                     + " against the maximum heap; the check only warns.");
 
     public static final Setting<Integer> MAX_HEAP_PERCENT = Setting.integer("streams.connections.max-heap-percent",
-            90, 1, 100,
-            "New connections are refused (connection_limit_exceeded) while the heap still in use after the last"
-                    + " full collection is above this share of the maximum heap; 100 turns the check off.");
+            95, 1, 100,
+            "New connections are refused (connection_limit_exceeded) while what the heap still held after its last"
+                    + " collections is above this percentage of the maximum heap; 100 turns the check off.");
 
     static ConnectionSettings from(ConfigValues values, SubscriptionSettings subscriptions) {
         int max = values.get(MAX);

@@ -15,6 +15,11 @@ import java.util.stream.Stream;
  */
 public record ProcessLimits(long maxFiles, long openFiles, long maxHeap) {
 
+    /** The files this process has open now; -1 where that cannot be read. */
+    public static long openFilesNow() {
+        return countOpenFiles(Path.of("/proc/self/fd")).orElse(-1L);
+    }
+
     /** Read now. */
     public static ProcessLimits now() {
         return new ProcessLimits(readMaxFiles(Path.of("/proc/self/limits")).orElse(-1L),
@@ -41,14 +46,15 @@ public record ProcessLimits(long maxFiles, long openFiles, long maxHeap) {
         int byFiles = connectionsByFiles(connections.reservedFiles());
         if (byFiles < connections.max()) {
             warnings.add(ConnectionSettings.MAX.key() + "=" + connections.max() + " cannot be held: this process may open "
-                    + maxFiles + " files (its open-file limit, ulimit -n), " + openFiles + " are open now and "
+                    + maxFiles + " files (its open-file limit; the JVM raises it to ulimit -Hn), " + openFiles
+                    + " are open now and "
                     + ConnectionSettings.RESERVED_FILES.key() + "=" + connections.reservedFiles()
                     + " are kept for the server, which leaves " + byFiles + " connections; connections past those are"
                     + " refused (connection_limit_exceeded). Raise the process's open-file limit, or lower the setting.");
         }
         long heapNeeded = connections.max() * connections.heapPerConnection();
         long heapAllowed = maxHeap / 100 * connections.maxHeapPercent();
-        if (maxHeap != Long.MAX_VALUE && heapNeeded > heapAllowed) {
+        if (maxHeap != Long.MAX_VALUE && connections.maxHeapPercent() < 100 && heapNeeded > heapAllowed) {
             warnings.add(ConnectionSettings.MAX.key() + "=" + connections.max() + " connections at "
                     + ConnectionSettings.HEAP_PER_CONNECTION.key() + "=" + connections.heapPerConnection() / 1024
                     + "k each take about " + heapNeeded / (1024 * 1024) + " MB, more than the " + heapAllowed / (1024 * 1024)
@@ -58,6 +64,11 @@ public record ProcessLimits(long maxFiles, long openFiles, long maxHeap) {
                     + " heap, or lower the setting.");
         }
         return warnings;
+    }
+
+    /** Whether the open-file limit leaves room for no connection at all: every one would be refused. */
+    public boolean admitsNoConnection(ConnectionSettings connections) {
+        return connectionsByFiles(connections.reservedFiles()) == 0;
     }
 
     /** The soft "Max open files" of a {@code /proc/<pid>/limits} file; empty when absent, unreadable or unlimited. */

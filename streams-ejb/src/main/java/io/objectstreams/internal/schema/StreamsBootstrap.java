@@ -37,7 +37,12 @@ public class StreamsBootstrap {
         }
         // What the connection settings ask of this process, checked once: a limit met only at run time would show as
         // "Too many open files" or an OutOfMemoryError, with readiness no longer answering.
-        ProcessLimits.now().warnings(config.transport().connections()).forEach(LOG::warning);
+        ProcessLimits process = ProcessLimits.now();
+        process.warnings(config.transport().connections()).forEach(LOG::warning);
+        if (process.admitsNoConnection(config.transport().connections())) {
+            LOG.severe("Object Streams will refuse every connection: the process's open-file limit leaves none after the"
+                    + " files open now and streams.connections.reserved-files (docs/operations.md)");
+        }
         LOG.info(() -> "Object Streams ready: datasource " + config.dataSourceName() + ", notify channel " + channel);
     }
 

@@ -7,7 +7,9 @@ import io.objectstreams.Viewer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Logger;
 
 /**
  * Counts this instance's connections, in all, per authenticated principal and anonymous together, and refuses one
@@ -20,43 +22,48 @@ import java.util.function.BooleanSupplier;
  */
 final class Admission {
 
+    private static final Logger LOG = Logger.getLogger(Admission.class.getName());
+
     private final int maxConnections;
     private final int maxPerPrincipal;
     private final int maxAnonymous;
-    /** The connections the open-file limit leaves room for, and the sentence that says why; MAX_VALUE: no bound. */
-    private final int byFiles;
-    private final String byFilesReason;
+    /** The connections the open-file limit leaves room for; the heap's state; and what a refusal tells the client. */
+    private final FileBudget files;
+    private final String filesReason;
     private final BooleanSupplier heapFull;
     private final String heapFullReason;
+    private final RateLimitedLog refusals = new RateLimitedLog(Duration.ofMinutes(1));
     private final AtomicInteger anonymous = new AtomicInteger();
     /** Connections admitted and not yet released; the registry's sessions may briefly lag behind it. */
     private final AtomicInteger connections = new AtomicInteger();
     private final Map<String, Integer> byPrincipal = new ConcurrentHashMap<>();
 
     Admission(int maxConnections, int maxPerPrincipal, int maxAnonymous) {
-        this(maxConnections, maxPerPrincipal, maxAnonymous, Integer.MAX_VALUE, "", () -> false, "");
+        this(maxConnections, maxPerPrincipal, maxAnonymous, new FileBudget(-1, 0, () -> -1, System::nanoTime), "",
+                () -> false, "");
     }
 
-    Admission(int maxConnections, int maxPerPrincipal, int maxAnonymous, int byFiles, String byFilesReason,
+    Admission(int maxConnections, int maxPerPrincipal, int maxAnonymous, FileBudget files, String filesReason,
               BooleanSupplier heapFull, String heapFullReason) {
         this.maxConnections = maxConnections;
         this.maxPerPrincipal = maxPerPrincipal;
         this.maxAnonymous = maxAnonymous;
-        this.byFiles = byFiles;
-        this.byFilesReason = byFilesReason;
+        this.files = files;
+        this.filesReason = filesReason;
         this.heapFull = heapFull;
         this.heapFullReason = heapFullReason;
     }
 
-    /** The admission the settings ask for, bounded by what this process can hold as read now. */
+    /**
+     * The admission the settings ask for, bounded by what this process can hold. What a refusal tells the client names
+     * the setting, never the server's figures (its headroom is not the client's business); the log has them.
+     */
     static Admission of(ConnectionSettings settings, ProcessLimits process) {
-        int byFiles = process.connectionsByFiles(settings.reservedFiles());
         HeapGauge heap = new HeapGauge(settings.maxHeapPercent());
-        return new Admission(settings.max(), settings.maxPerPrincipal(), settings.maxAnonymous(), byFiles,
-                "This server holds the " + byFiles + " connections its open-file limit leaves room for ("
-                        + process.maxFiles() + " files, " + process.openFiles() + " open before the first connection, "
-                        + ConnectionSettings.RESERVED_FILES.key() + "=" + settings.reservedFiles()
-                        + " kept for the server); try again later", heap,
+        return new Admission(settings.max(), settings.maxPerPrincipal(), settings.maxAnonymous(),
+                new FileBudget(process.maxFiles(), settings.reservedFiles(), ProcessLimits::openFilesNow, System::nanoTime),
+                "This server holds all the connections its open-file limit leaves room for ("
+                        + ConnectionSettings.RESERVED_FILES.key() + "); try again later", heap,
                 "This server's heap is more than " + heap.percent() + "% full after garbage collection ("
                         + ConnectionSettings.MAX_HEAP_PERCENT.key() + "); try again later");
     }
@@ -69,12 +76,16 @@ final class Admission {
             throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
                     + maxConnections + " connections (streams.connections.max); try again later");
         }
-        if (admitted > byFiles) {
+        if (admitted > files.capacity(admitted - 1)) {
             connections.decrementAndGet();
-            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, byFilesReason);
+            refusals.log(LOG, "Object Streams refuses connections past " + (admitted - 1) + ": " + files.figures()
+                    + " (" + ConnectionSettings.RESERVED_FILES.key() + "; docs/operations.md)", null);
+            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, filesReason);
         }
         if (heapFull.getAsBoolean()) {
             connections.decrementAndGet();
+            refusals.log(LOG, "Object Streams refuses new connections while " + (admitted - 1) + " are held: "
+                    + heapFullReason, null);
             throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, heapFullReason);
         }
         if (viewer.isAnonymous()) {

@@ -34,9 +34,14 @@ class AdmissionTest {
 
     @Test
     void theOpenFileLimitBoundsConnectionsBelowTheSetting() throws Exception {
-        Admission admission = new Admission(10_000, 10_000, 0, 2, "no more files", () -> false, "");
+        // 10 files, 6 held by the server, 2 reserved: room for 2 connections.
+        long[] open = {6};
+        FileBudget files = new FileBudget(10, 2, () -> open[0], () -> 0L);
+        Admission admission = new Admission(10_000, 10_000, 0, files, "no more files", () -> false, "");
         admission.admit(user("a"));
+        open[0]++;
         admission.admit(user("b"));
+        open[0]++;
         ProtocolError refused = assertThrows(ProtocolError.class, () -> admission.admit(user("c")));
         assertEquals(ErrorCode.CONNECTION_LIMIT_EXCEEDED, refused.code());
         assertEquals("no more files", refused.getMessage());
@@ -47,11 +52,29 @@ class AdmissionTest {
     @Test
     void aFullHeapRefusesNewConnectionsAndGivesBackTheSlot() throws Exception {
         AtomicBoolean full = new AtomicBoolean(true);
-        Admission admission = new Admission(1, 1, 0, Integer.MAX_VALUE, "", full::get, "heap full");
+        Admission admission = new Admission(1, 1, 0, new FileBudget(-1, 0, () -> -1, () -> 0L), "", full::get,
+                "heap full");
         ProtocolError refused = assertThrows(ProtocolError.class, () -> admission.admit(user("a")));
         assertEquals("heap full", refused.getMessage());
         full.set(false);
         admission.admit(user("a")); // the refused attempt held no slot
+    }
+
+    @Test
+    void theFileBudgetFollowsTheServersOwnFilesNotItsConnections() {
+        long[] clock = {0};
+        long[] open = {400};
+        FileBudget files = new FileBudget(2_000, 100, () -> open[0], () -> clock[0]);
+        assertEquals(1_500, files.capacity(0));
+        open[0] = 1_400; // 1,000 connections later: their sockets are not the server's own files
+        clock[0] = 10_000_000_000L;
+        assertEquals(1_500, files.capacity(1_000));
+        open[0] = 1_600; // the server itself opened 200 more (a pool that grew): measured again after 5 s
+        assertEquals(1_500, files.capacity(1_000));
+        clock[0] = 16_000_000_000L;
+        assertEquals(1_300, files.capacity(1_000));
+        assertEquals(Integer.MAX_VALUE, new FileBudget(-1, 100, () -> 5, () -> 0L).capacity(0));
+        assertEquals(Integer.MAX_VALUE, new FileBudget(2_000, 100, () -> -1, () -> 0L).capacity(0));
     }
 
     @Test
