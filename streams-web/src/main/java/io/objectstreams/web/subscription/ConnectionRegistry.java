@@ -111,14 +111,21 @@ public class ConnectionRegistry {
 
     /**
      * Registers a new connection of any transport, or refuses it ({@code connection_limit_exceeded}) when this
-     * instance holds {@code streams.connections.max} connections, or the viewer
-     * {@code streams.connections.max-per-principal}. A refused connection holds nothing.
+     * instance holds {@code streams.connections.max} connections, the viewer {@code streams.connections.max-per-principal},
+     * or the process cannot hold another ({@link Admission}). A refused connection holds nothing, and neither does one
+     * whose session could not be made.
      */
     public StreamSession open(Subscriber subscriber, Viewer viewer) throws ProtocolError {
         admission.admit(viewer);
-        OutboundQueue outbound = new OutboundQueue(subscriber, budget, senders, counts);
-        StreamSession session = new StreamSession(subscriber, viewer, outbound, planner, ledger, feed::deliveredCursor,
-                limits, counts, tally);
+        StreamSession session;
+        try {
+            OutboundQueue outbound = new OutboundQueue(subscriber, budget, senders, counts);
+            session = new StreamSession(subscriber, viewer, outbound, planner, ledger, feed::deliveredCursor, limits,
+                    counts, tally);
+        } catch (RuntimeException | Error e) {
+            admission.release(viewer);
+            throw e;
+        }
         sessions.put(subscriber, session);
         counts.opened(subscriber.transport());
         if (subscriber.transport().equals("sse")) {
