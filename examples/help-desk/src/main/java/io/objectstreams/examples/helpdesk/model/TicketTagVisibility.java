@@ -45,11 +45,6 @@ public class TicketTagVisibility implements KeyedVisibilityPolicy<TicketTag> {
 
     @Override
     public VisibilityKeys keysOf(Viewer viewer) {
-        if (viewer.hasRole(HelpDeskUsers.ADMIN)) {
-            return VisibilityKeys.all();
-        }
-        return HelpDeskUsers.tenantOf(viewer.name())
-                .map(tenant -> VisibilityKeys.of(Set.of(tenant)))
-                .orElse(VisibilityKeys.none());
+        return HelpDeskUsers.tenantKeys(viewer);
     }
 }

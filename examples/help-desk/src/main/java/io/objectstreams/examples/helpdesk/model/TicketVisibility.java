@@ -49,11 +49,6 @@ public class TicketVisibility implements KeyedVisibilityPolicy<Ticket> {
 
     @Override
     public VisibilityKeys keysOf(Viewer viewer) {
-        if (viewer.hasRole(HelpDeskUsers.ADMIN)) {
-            return VisibilityKeys.all();
-        }
-        return HelpDeskUsers.tenantOf(viewer.name())
-                .map(tenant -> VisibilityKeys.of(Set.of(tenant)))
-                .orElse(VisibilityKeys.none());
+        return HelpDeskUsers.tenantKeys(viewer);
     }
 }

@@ -1,5 +1,7 @@
 package io.objectstreams.examples.helpdesk.security;
 
+import io.objectstreams.Viewer;
+import io.objectstreams.VisibilityKeys;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
@@ -35,6 +37,14 @@ public class HelpDeskUsers implements IdentityStore {
     public static Optional<UUID> tenantOf(String user) {
         User known = USERS.get(user);
         return known == null ? Optional.empty() : Optional.ofNullable(known.tenant());
+    }
+
+    /** The keys of a viewer under the tenant policies: every key for an administrator, else their tenant's. */
+    public static VisibilityKeys tenantKeys(Viewer viewer) {
+        if (viewer.hasRole(ADMIN)) {
+            return VisibilityKeys.all();
+        }
+        return tenantOf(viewer.name()).map(tenant -> VisibilityKeys.of(Set.of(tenant))).orElse(VisibilityKeys.none());
     }
 
     @Override
