@@ -86,6 +86,11 @@ public final class VisibilityKeys {
         return !all && byExpression.isEmpty();
     }
 
+    /** How many key expressions these keys give values for (some may be empty); 0 for {@link #all()} and {@link #none()}. */
+    public int expressions() {
+        return byExpression.size();
+    }
+
     /** The values that make a row visible through key expression {@code index}; empty past the last one given. */
     public Set<String> values(int index) {
         return index < byExpression.size() ? byExpression.get(index) : Set.of();

@@ -32,8 +32,16 @@ final class RawWebSockets implements AutoCloseable {
         }
     }
 
+    /**
+     * How many loopback source addresses the connections are spread over ({@code bench.source-addresses}, 8): from one
+     * address a client can open at most one connection per ephemeral port (about 28,000 here, fewer with the sockets a
+     * storm leaves in TIME_WAIT). Only for a server on a loopback address; any other is connected to from the default.
+     */
+    private static final int SOURCES = Integer.getInteger("bench.source-addresses", 8);
+
     private final Loop[] loops;
     private int next;
+    private int nextSource;
 
     RawWebSockets(int threads) {
         loops = new Loop[threads];
@@ -50,7 +58,7 @@ final class RawWebSockets implements AutoCloseable {
         try {
             String key = Base64.getEncoder().encodeToString(ThreadLocalRandom.current().ints(16, 0, 256)
                     .collect(java.io.ByteArrayOutputStream::new, (o, b) -> o.write(b), (a, b) -> { }).toByteArray());
-            SocketChannel channel = SocketChannel.open(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
+            SocketChannel channel = open(endpoint);
             ByteBuffer in = ByteBuffer.allocate(1 << 16);
             exchangeHead(channel, "GET " + endpoint.getRawPath() + " HTTP/1.1\r\nHost: " + endpoint.getHost() + ":"
                     + endpoint.getPort() + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
@@ -73,7 +81,7 @@ final class RawWebSockets implements AutoCloseable {
      */
     Connection connectSse(URI stream, String authorization, Listener listener) {
         try {
-            SocketChannel channel = SocketChannel.open(new InetSocketAddress(stream.getHost(), stream.getPort()));
+            SocketChannel channel = open(stream);
             ByteBuffer in = ByteBuffer.allocate(1 << 16);
             String head = exchangeHead(channel, "GET " + stream.getRawPath()
                     + (stream.getRawQuery() == null ? "" : "?" + stream.getRawQuery()) + " HTTP/1.1\r\nHost: "
@@ -91,6 +99,21 @@ final class RawWebSockets implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A channel connected to {@code server}, from the next loopback source address when the server is on loopback. */
+    private SocketChannel open(URI server) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(server.getHost(), server.getPort());
+        SocketChannel channel = SocketChannel.open();
+        if (address.getAddress().isLoopbackAddress() && SOURCES > 1) {
+            int source;
+            synchronized (this) {
+                source = nextSource++ % SOURCES;
+            }
+            channel.bind(new InetSocketAddress("127.0.1." + (1 + source), 0));
+        }
+        channel.connect(address);
+        return channel;
     }
 
     @Override

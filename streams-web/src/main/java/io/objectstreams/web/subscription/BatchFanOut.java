@@ -28,10 +28,11 @@ import java.util.logging.Logger;
  * Turns each {@link StreamBatch} into subscription-relative messages for the sessions it is given (G8, G9), and each
  * {@link StreamGap} into resyncs (G10, G11).
  *
- * <p>Cost per batch: the subscriptions an event may concern are grouped by scope (viewer, model, filter, keys), and
- * the scopes of one (model, filter) are decided together: one query under a keyed policy, one per
- * {@code streams.visibility.viewers-per-query} viewers otherwise ({@code Visibility#matching}), whatever the number of
- * viewers, subscriptions and connections.
+ * <p>Cost per batch: the subscriptions its events may concern are found through the {@link DispatchIndex} (by object,
+ * by the keys a keyed scope holds, by the members it holds), and decided together per (model, filter): one query under
+ * a keyed policy, one per {@code streams.visibility.viewers-per-query} viewers otherwise ({@code Visibility#matching}).
+ * Under a keyed policy, the work follows the subscriptions the events may be owed to, not the number held; under any
+ * other, each set subscription of a model is visited at each event of it, as its viewer's predicate must be asked.
  *
  * <p>Never silent (G10): when a scope's query fails, or the fan-out of a batch fails altogether, every subscription
  * that may have been owed an event of that batch gets {@code resync_required} ({@code delivery_failed}) before
@@ -47,15 +48,18 @@ final class BatchFanOut {
     private final MemberReread reread;
     private final DecidingAttributes attributes;
     private final LaterRows later;
+    private final DispatchIndex index;
     private final AtomicLong failedBatches = new AtomicLong();
+    private final AtomicLong visits = new AtomicLong();
 
-    BatchFanOut(Visibility visibility, LaterRows later, FanOutLedger ledger, MemberReread reread) {
-        this(visibility, new DecidingAttributes(visibility), later, ledger, reread);
+    BatchFanOut(Visibility visibility, DispatchIndex index, LaterRows later, FanOutLedger ledger, MemberReread reread) {
+        this(visibility, new DecidingAttributes(visibility), index, later, ledger, reread);
     }
 
-    BatchFanOut(Visibility visibility, DecidingAttributes attributes, LaterRows later, FanOutLedger ledger,
-                MemberReread reread) {
+    BatchFanOut(Visibility visibility, DecidingAttributes attributes, DispatchIndex index, LaterRows later,
+                FanOutLedger ledger, MemberReread reread) {
         this.visibility = visibility;
+        this.index = index;
         this.attributes = attributes;
         this.later = later;
         this.ledger = ledger;
@@ -98,6 +102,14 @@ final class BatchFanOut {
         return failedBatches.get();
     }
 
+    /**
+     * The (event, subscription) pairs the fan-out looked at since start: what its work follows. It grows with what
+     * the events may be owed, not with the subscriptions held (issue 42; {@code DispatchTest}).
+     */
+    long visits() {
+        return visits.get();
+    }
+
     private void fanOut(StreamBatch batch, Collection<StreamSession> sessions, Consumer<StreamSession> ended) {
         // A truncated model's subscriptions resync past the batch and get none of its other events (G10); so do the set
         // subscriptions of a model with an event whose pk can be no key of it, which no visibility check can decide.
@@ -112,76 +124,57 @@ final class BatchFanOut {
         }
         List<BatchSteps.Step> steps = BatchSteps.of(Truncations.without(all, truncated,
                 undecidable.isEmpty() ? null : visibility::canonicalPk));
-        // The subjects each scope must be decided for. A set, or model, subscription is concerned by every event of
-        // its model, so all its scopes share one set per model; only a scope of object subscriptions alone gets its
-        // own. Nothing here grows with events times subscriptions (10,000 viewers, batches of 1,000 events).
         Map<String, Set<String>> modelPks = new HashMap<>();
         for (BatchSteps.Step step : steps) {
             modelPks.computeIfAbsent(step.event().model(), m -> new HashSet<>()).add(step.event().pk());
         }
-        Map<Scope, Set<String>> toCheck = new HashMap<>();
-        Map<StreamSession, List<Subscription>> concerned = new LinkedHashMap<>();
-        for (StreamSession session : sessions) {
-            List<Subscription> subscriptions = session.subscriptions();
-            for (Subscription subscription : subscriptions) {
-                Set<String> pks = modelPks.get(subscription.model());
-                if (pks == null) {
-                    continue;
-                }
-                concerned.put(session, subscriptions);
-                if (subscription.request().pk() == null) {
-                    toCheck.put(subscription.scope(), pks);
-                } else if (pks.contains(subscription.request().pk()) && toCheck.get(subscription.scope()) != pks) {
-                    toCheck.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(subscription.request().pk());
-                }
-            }
-        }
-        // Absent: the scope's (model, filter) could not be decided, and is never guessed (G8, G10).
-        Map<Scope, Set<String>> matching = visibility.matching(toCheck, (model, e) -> {
-            failedBatches.incrementAndGet();
-            LOG.log(Level.WARNING, "Visibility check of " + model + " for cursors " + batch.firstCursor() + ".."
-                    + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
-        });
+        // The subscriptions the batch may concern, found through the index, and decided per (model, filter); absent
+        // from the answer: could not be decided, and is never guessed (G8, G10).
+        Dispatch dispatch = Dispatch.of(index, visibility, modelPks, DeliveryFaults.armed(DeliveryFaults.Fault.LEAK_EVENT),
+                (model, e) -> {
+                    failedBatches.incrementAndGet();
+                    LOG.log(Level.WARNING, "Visibility check of " + model + " for cursors " + batch.firstCursor() + ".."
+                            + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
+                });
         // Read after the membership above, which may reflect rows committed after the batch: what they changed counts
         // as a later change, and a pk they deleted is gone at every row here (created again, it names another object).
-        Map<String, Set<String>> concernedPks = new HashMap<>();
-        toCheck.keySet().forEach(scope -> concernedPks.put(scope.model(), modelPks.get(scope.model())));
-        List<BatchSteps.Step> decided = BatchSteps.withLaterRows(steps, later.of(concernedPks, batch.lastCursor()));
+        List<BatchSteps.Step> decided = BatchSteps.withLaterRows(steps,
+                later.of(dispatch.concernedPks(modelPks), batch.lastCursor()));
         EventPayloads payloads = new EventPayloads();
         ScopeAttributes deciding = new ScopeAttributes(attributes);
         Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
-        // Each session's subscriptions as they were when the subjects were gathered (none joins during a fan-out; one
-        // that ended since is ignored by its session), event by event in cursor order.
-        concerned.forEach((session, subscriptions) -> {
-            for (BatchSteps.Step step : decided) {
-                StreamEvent event = step.event();
-                for (Subscription subscription : subscriptions) {
-                    if (!subscription.concerns(event)) {
-                        continue;
-                    }
-                    Set<String> matches = matching.get(subscription.scope());
-                    if (matches == null) {
-                        // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
-                        undecided.computeIfAbsent(session, k -> new LinkedHashSet<>()).add(subscription);
-                    } else {
-                        // Decided against the state after the batch as far as it tells of this row (G17, BatchSteps);
-                        // exactly, whatever the batch's boundaries, for a scope that sees every object while it exists.
-                        boolean everyObject = subscription.scope().seesEveryObject();
-                        if (!everyObject && skipsToTheDelete(subscription, step)) {
-                            continue;
-                        }
-                        boolean matchesNow = everyObject ? step.exists() : step.matches(matches.contains(event.pk()));
-                        Set<String> decidedBy = deciding.of(subscription.scope());
-                        // Under a policy whose deciding attributes cannot be told, a holder still matching is told the
-                        // row: skipping it would drop every row a later write follows, which a lagging fan-out sees.
-                        boolean told = everyObject || step.toldBy(decidedBy)
-                                || decidedBy == null && subscription.isMember(event.pk());
-                        boolean leaked = !matchesNow && leaks(subscription, step);
-                        session.deliver(subscription, event, matchesNow || leaked, told || leaked, payloads);
-                    }
+        // Event by event in cursor order, so each session receives its events in that order; a subscription that ended
+        // since it was found is skipped (by its session, or here once the index has forgotten it).
+        for (BatchSteps.Step step : decided) {
+            StreamEvent event = step.event();
+            for (Subscription subscription : dispatch.candidates(event.subject())) {
+                StreamSession session = index.owner(subscription);
+                if (session == null || !subscription.concerns(event)) {
+                    continue;
                 }
+                Set<String> matches = dispatch.matches(subscription);
+                if (matches == null) {
+                    // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
+                    undecided.computeIfAbsent(session, k -> new LinkedHashSet<>()).add(subscription);
+                    continue;
+                }
+                // Decided against the state after the batch as far as it tells of this row (G17, BatchSteps);
+                // exactly, whatever the batch's boundaries, for a scope that sees every object while it exists.
+                boolean everyObject = subscription.scope().seesEveryObject();
+                if (!everyObject && skipsToTheDelete(subscription, step)) {
+                    continue;
+                }
+                boolean matchesNow = everyObject ? step.exists() : step.matches(matches.contains(event.pk()));
+                Set<String> decidedBy = deciding.of(subscription.scope());
+                // Under a policy whose deciding attributes cannot be told, a holder still matching is told the
+                // row: skipping it would drop every row a later write follows, which a lagging fan-out sees.
+                boolean told = everyObject || step.toldBy(decidedBy)
+                        || decidedBy == null && subscription.isMember(event.pk());
+                boolean leaked = !matchesNow && leaks(subscription, step);
+                session.deliver(subscription, event, matchesNow || leaked, told || leaked, payloads);
             }
-        });
+        }
+        visits.addAndGet(dispatch.visited());
         resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
     }
 

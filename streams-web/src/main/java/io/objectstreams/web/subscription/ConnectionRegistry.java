@@ -50,6 +50,7 @@ public class ConnectionRegistry {
     private final Map<Subscriber, StreamSession> sessions = new ConcurrentHashMap<>();
     private DeliveryCounts counts;
     private final FanOutLedger ledger = new FanOutLedger();
+    private final DispatchIndex index = new DispatchIndex();
     private final Supplier<SessionReport> reportSource = this::report;
     private final Supplier<TransportCounts> countsSource = () -> counts.transportCounts();
     /** What the listener hands batches and gaps to; the same instance is unregistered at stop. */
@@ -83,7 +84,7 @@ public class ConnectionRegistry {
         limits = SubscriptionLimits.of(settings);
         tally = new ServerTally(settings.maxScopes(), settings.maxTotalMemberPks());
         planner = new ReplayPlanner(visibility, feed, limits);
-        fanOut = new BatchFanOut(visibility, feed::rowsAfter, ledger,
+        fanOut = new BatchFanOut(visibility, index, feed::rowsAfter, ledger,
                 new MemberReread(visibility, feed::deletedAfter, limits.maxMemberPks()));
         HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
         HealthRegistry.application().register(HealthRegistry.TRANSPORTS, countsSource);
@@ -121,7 +122,7 @@ public class ConnectionRegistry {
         try {
             OutboundQueue outbound = new OutboundQueue(subscriber, budget, senders, counts);
             session = new StreamSession(subscriber, viewer, outbound, planner, ledger, feed::deliveredCursor, limits,
-                    counts, tally);
+                    counts, tally, index);
         } catch (RuntimeException | Error e) {
             admission.release(viewer);
             throw e;

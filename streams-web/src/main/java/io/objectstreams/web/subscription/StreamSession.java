@@ -33,6 +33,7 @@ public final class StreamSession {
     private final SubscriptionLimits limits;
     private final DeliveryCounts counts;
     private final ServerTally tally;
+    private final DispatchIndex index;
     private final SubscriptionSender sender;
     private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
     private final Map<String, StartingSubscription> starting = new HashMap<>();
@@ -41,7 +42,7 @@ public final class StreamSession {
 
     StreamSession(Subscriber subscriber, Viewer viewer, OutboundQueue outbound, ReplayPlanner planner,
                   FanOutLedger ledger, LongSupplier deliveredCursor, SubscriptionLimits limits, DeliveryCounts counts,
-                  ServerTally tally) {
+                  ServerTally tally, DispatchIndex index) {
         this.subscriber = subscriber;
         this.viewer = viewer;
         this.outbound = outbound;
@@ -51,6 +52,7 @@ public final class StreamSession {
         this.limits = limits;
         this.counts = counts;
         this.tally = tally;
+        this.index = index;
         this.sender = new SubscriptionSender(this, viewer, outbound, ledger, counts);
     }
 
@@ -124,6 +126,7 @@ public final class StreamSession {
         }
         subscriptions.put(subscription.id(), subscription);
         starting.put(subscription.id(), new StartingSubscription(limits.maxConnectionBytes()));
+        index.add(this, subscription);
         held(1);
     }
 
@@ -133,6 +136,7 @@ public final class StreamSession {
         if (ended != null) {
             held(-1);
             outbound.forget(ended);
+            index.remove(ended);
             ended.release();
         }
     }
@@ -171,6 +175,7 @@ public final class StreamSession {
         for (Delivery live : pending.buffered()) {
             sender.apply(subscription, live.event(), live.matches(), live.latest(), payloads);
         }
+        subscription.started();
     }
 
     /** Ends a subscription: {@code unsubscribed}, or {@code not_subscribed}. */
@@ -274,7 +279,10 @@ public final class StreamSession {
     synchronized void closed() {
         closed = true;
         outbound.discard();
-        subscriptions.values().forEach(Subscription::release);
+        subscriptions.values().forEach(subscription -> {
+            index.remove(subscription);
+            subscription.release();
+        });
         held(-subscriptions.size());
         subscriptions.clear();
     }

@@ -10,6 +10,7 @@ import io.objectstreams.protocol.ResyncReason;
 import io.objectstreams.web.filter.Filter;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One subscription of one connection, of any kind. An object subscription is a set of at most one member,
@@ -25,6 +26,26 @@ import java.util.Set;
  */
 final class Subscription {
 
+    /** Told of every pk a subscription starts or stops holding: the fan-out's index of who holds what. */
+    interface MemberWatch {
+        MemberWatch NONE = new MemberWatch() {
+            @Override
+            public void joined(Subscription subscription, String pk) {
+            }
+
+            @Override
+            public void left(Subscription subscription, String pk) {
+            }
+        };
+
+        void joined(Subscription subscription, String pk);
+
+        void left(Subscription subscription, String pk);
+    }
+
+    private static final AtomicLong SUBSCRIBED = new AtomicLong();
+
+    private final long order = SUBSCRIBED.incrementAndGet();
     private final String id;
     private final SubscribeRequest request;
     private final Filter filter;
@@ -32,11 +53,16 @@ final class Subscription {
     private final String eventHead;
     /** Where its members are counted; a throwaway one once it has been released, so nothing is counted twice. */
     private ServerTally tally;
+    private MemberWatch watch = MemberWatch.NONE;
     private Set<String> members = new HashSet<>();
     private long sentThrough;
     private ResyncReason staleReason;
-    /** For a subscription resumed without members: when its members were read, until it has resynced once. */
-    private TransactionSnapshot membersReadAt;
+    /**
+     * For a subscription resumed without members: when its members were read, until it has resynced once. Volatile,
+     * like {@link #started}: the fan-out reads both outside the session's lock ({@link #wantsEveryEvent}).
+     */
+    private volatile TransactionSnapshot membersReadAt;
+    private volatile boolean started;
 
     Subscription(String id, SubscribeRequest request, Filter filter, Viewer viewer) {
         this(id, request, new Scope(viewer, request.model(), filter), ServerTally.unbounded());
@@ -57,6 +83,31 @@ final class Subscription {
 
     String id() {
         return id;
+    }
+
+    /** When it was made, among every subscription of this instance: the fan-out hands each event out in this order. */
+    long order() {
+        return order;
+    }
+
+    /** From now on, {@code watch} is told of every pk it starts or stops holding, beginning with those it holds. */
+    void watch(MemberWatch watch) {
+        this.watch = watch;
+        members.forEach(pk -> watch.joined(this, pk));
+    }
+
+    /** It has started: it holds its members, and applied the live events it was handed while it started. */
+    void started() {
+        started = true;
+    }
+
+    /**
+     * Whether an event of its model may concern it although it neither holds the subject nor may read it now, so that
+     * the fan-out must hand it every event of its model: while it starts (its members are not read yet), and while
+     * it watches for {@link #unaccounted} events. Once false, false for good.
+     */
+    boolean wantsEveryEvent() {
+        return !started || membersReadAt != null;
     }
 
     SubscribeRequest request() {
@@ -96,13 +147,26 @@ final class Subscription {
 
     private void replaceMembers(Set<String> now) {
         int before = members.size();
+        Set<String> was = members;
         members = new HashSet<>(now);
         tally.members(members.size() - before);
+        for (String pk : members) {
+            if (!was.contains(pk)) {
+                watch.joined(this, pk);
+            }
+        }
+        for (String pk : was) {
+            if (!members.contains(pk)) {
+                watch.left(this, pk);
+            }
+        }
     }
 
     /** It has ended: gives back its members and its scope to the server-wide tally. */
     void release() {
         tally.members(-members.size());
+        members.forEach(pk -> watch.left(this, pk));
+        watch = MemberWatch.NONE;
         members = new HashSet<>();
         tally.release(scope);
         tally = ServerTally.unbounded();
@@ -189,6 +253,7 @@ final class Subscription {
             if (!belonged) {
                 members.add(event.pk());
                 tally.members(1);
+                watch.joined(this, event.pk());
             }
             return belonged ? ListAction.CHANGED : ListAction.ADDED;
         }
@@ -200,6 +265,7 @@ final class Subscription {
         if (belonged) {
             members.remove(pk);
             tally.members(-1);
+            watch.left(this, pk);
         }
     }
 

@@ -61,7 +61,7 @@ public final class Scope {
     }
 
     /** The viewer's keys as the subscription started, or {@code null}: not keyed, or to be asked when decided. */
-    VisibilityKeys keys() {
+    public VisibilityKeys keys() {
         return keys;
     }
 

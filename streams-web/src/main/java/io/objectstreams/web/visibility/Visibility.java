@@ -2,6 +2,7 @@ package io.objectstreams.web.visibility;
 
 import io.objectstreams.KeyedVisibilityPolicy;
 import io.objectstreams.Viewer;
+import io.objectstreams.VisibilityKeys;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.web.filter.Filter;
@@ -12,6 +13,7 @@ import jakarta.persistence.EntityManagerFactory;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -96,6 +98,23 @@ public class Visibility {
         EntityManager em = factory(keyed).createEntityManager();
         try {
             return Optional.of(new SubjectKeys(keyed, KeyRows.read(em, keyed, Filter.NONE, pks)));
+        } finally {
+            em.close();
+        }
+    }
+
+    /**
+     * Under a keyed policy, the rows of keys of those of {@code pks} that exist and match {@code filter}, in one query
+     * for any number of viewers: the fan-out finds by them the keyed scopes that may read each
+     * ({@link VisibilityKeys#admitsAny}). Empty for a model whose policy is not keyed. Throws when the query fails.
+     */
+    public Map<String, List<List<String>>> keyRows(String model, Filter filter, Collection<String> pks) {
+        if (pks.isEmpty() || !(policy(model).orElse(null) instanceof KeyedVisibilityPolicy<?> keyed)) {
+            return Map.of();
+        }
+        EntityManager em = factory(keyed).createEntityManager();
+        try {
+            return KeyRows.read(em, keyed, filter, pks);
         } finally {
             em.close();
         }

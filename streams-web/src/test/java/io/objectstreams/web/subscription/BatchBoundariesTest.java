@@ -77,6 +77,14 @@ class BatchBoundariesTest {
         }
 
         @Override
+        public Map<String, List<List<String>>> keyRows(String model, Filter filter, Collection<String> pks) {
+            // The demo's one key expression, the owner; staff hold every key (their scope admits any row).
+            Map<String, List<List<String>>> rows = new HashMap<>();
+            pks.stream().filter(owners::containsKey).forEach(pk -> rows.put(pk, List.of(List.of(owners.get(pk)))));
+            return rows;
+        }
+
+        @Override
         public String canonicalPk(String model, String pk) {
             return pk;
         }
@@ -101,6 +109,7 @@ class BatchBoundariesTest {
         }
         World world = new World();
         FanOutLedger ledger = new FanOutLedger();
+        DispatchIndex index = new DispatchIndex();
         OutboundQueueTest.StalledClient client = new OutboundQueueTest.StalledClient();
         OutboundQueue outbound = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
         StreamSession session = new StreamSession(client, viewer, outbound, new ReplayPlanner(null, null, limits) {
@@ -121,7 +130,7 @@ class BatchBoundariesTest {
                 subscription.watchUnaccounted(readAt);
                 return SubscriptionStart.live(readable(viewer, owners.keySet()), cursor);
             }
-        }, ledger, () -> 10, limits, new DeliveryCounts(), new ServerTally(100, 1_000));
+        }, ledger, () -> 10, limits, new DeliveryCounts(), new ServerTally(100, 1_000), index);
         try {
             session.subscribe(new SubscribeRequest(SubscriptionKind.MODEL, MODEL, null, null, "orders", null, null, null));
         } catch (ProtocolError e) {
@@ -141,7 +150,7 @@ class BatchBoundariesTest {
             protected Optional<Set<String>> policyAttributes(String model) {
                 return keyedBy;
             }
-        }, later, ledger, new MemberReread(world, deletes, 1_000));
+        }, index, later, ledger, new MemberReread(world, deletes, 1_000));
         if (lagging) {
             // The database runs ahead of the fan-out: every write committed before the first batch is fanned out.
             for (Write write : writes) {

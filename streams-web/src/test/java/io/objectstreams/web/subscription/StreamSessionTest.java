@@ -46,7 +46,7 @@ class StreamSessionTest {
     private StreamSession session(ReplayPlanner planner) {
         OutboundQueue outbound = new OutboundQueue(client, new OutboundBudget(1 << 20, 64 << 20, () -> 1), Runnable::run);
         return new StreamSession(client, Viewer.anonymous(), outbound, planner, new FanOutLedger(), () -> 10, limits,
-                new DeliveryCounts(), tally);
+                new DeliveryCounts(), tally, new DispatchIndex());
     }
 
     private static SubscribeRequest model(String id) {
