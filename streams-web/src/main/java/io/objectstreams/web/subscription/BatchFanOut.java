@@ -1,13 +1,10 @@
 package io.objectstreams.web.subscription;
 
 import io.objectstreams.web.visibility.DecidingAttributes;
-import io.objectstreams.web.visibility.Scope;
-import io.objectstreams.EventOperation;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.StreamGap;
 import io.objectstreams.protocol.ResyncReason;
-import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.testing.DeliveryFaults;
 import io.objectstreams.web.visibility.Visibility;
 import java.util.ArrayList;
@@ -25,8 +22,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Turns each {@link StreamBatch} into subscription-relative messages for the sessions it is given (G8, G9), and each
- * {@link StreamGap} into resyncs (G10, G11).
+ * Turns each {@link StreamBatch} into subscription-relative messages for the subscriptions of its index (G8, G9), and
+ * each {@link StreamGap} into resyncs (G10, G11). The sessions it is given are those a gap, or a batch whose fan-out
+ * failed, may concern: all of this instance's.
  *
  * <p>Cost per batch: the subscriptions its events may concern are found through the {@link DispatchIndex} (by object,
  * by the keys a keyed scope holds, by the members it holds), and decided together per (model, filter): one query under
@@ -51,6 +49,8 @@ final class BatchFanOut {
     private final DispatchIndex index;
     private final AtomicLong failedBatches = new AtomicLong();
     private final AtomicLong visits = new AtomicLong();
+    /** The highest transaction id fanned out so far; only the fan-out thread, under the ledger's lock, uses it. */
+    private long transactionsThrough;
 
     BatchFanOut(Visibility visibility, DispatchIndex index, LaterRows later, FanOutLedger ledger, MemberReread reread) {
         this(visibility, new DecidingAttributes(visibility), index, later, ledger, reread);
@@ -130,73 +130,27 @@ final class BatchFanOut {
         }
         // The subscriptions the batch may concern, found through the index, and decided per (model, filter); absent
         // from the answer: could not be decided, and is never guessed (G8, G10).
-        Dispatch dispatch = Dispatch.of(index, visibility, modelPks, DeliveryFaults.armed(DeliveryFaults.Fault.LEAK_EVENT),
-                (model, e) -> {
-                    failedBatches.incrementAndGet();
-                    LOG.log(Level.WARNING, "Visibility check of " + model + " for cursors " + batch.firstCursor() + ".."
-                            + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
-                });
+        boolean leakArmed = DeliveryFaults.armed(DeliveryFaults.Fault.LEAK_EVENT);
+        Dispatch dispatch = Dispatch.of(index, visibility, modelPks, transactionsThrough, leakArmed, (model, e) -> {
+            failedBatches.incrementAndGet();
+            LOG.log(Level.WARNING, "Visibility check of " + model + " for cursors " + batch.firstCursor() + ".."
+                    + batch.lastCursor() + " failed; its subscriptions are told to resync (delivery_failed)", e);
+        });
         // Read after the membership above, which may reflect rows committed after the batch: what they changed counts
         // as a later change, and a pk they deleted is gone at every row here (created again, it names another object).
         List<BatchSteps.Step> decided = BatchSteps.withLaterRows(steps,
                 later.of(dispatch.concernedPks(modelPks), batch.lastCursor()));
-        EventPayloads payloads = new EventPayloads();
-        ScopeAttributes deciding = new ScopeAttributes(attributes);
-        Map<StreamSession, Set<Subscription>> undecided = new LinkedHashMap<>();
+        StepDelivery delivering = new StepDelivery(index, dispatch, new ScopeAttributes(attributes), leakArmed);
         // Event by event in cursor order, so each session receives its events in that order; a subscription that ended
         // since it was found is skipped (by its session, or here once the index has forgotten it).
         for (BatchSteps.Step step : decided) {
-            StreamEvent event = step.event();
-            for (Subscription subscription : dispatch.candidates(event.subject())) {
-                StreamSession session = index.owner(subscription);
-                if (session == null || !subscription.concerns(event)) {
-                    continue;
-                }
-                Set<String> matches = dispatch.matches(subscription);
-                if (matches == null) {
-                    // Its scope could not be decided: every subscription of that scope is told, once, at the batch's end.
-                    undecided.computeIfAbsent(session, k -> new LinkedHashSet<>()).add(subscription);
-                    continue;
-                }
-                // Decided against the state after the batch as far as it tells of this row (G17, BatchSteps);
-                // exactly, whatever the batch's boundaries, for a scope that sees every object while it exists.
-                boolean everyObject = subscription.scope().seesEveryObject();
-                if (!everyObject && skipsToTheDelete(subscription, step)) {
-                    continue;
-                }
-                boolean matchesNow = everyObject ? step.exists() : step.matches(matches.contains(event.pk()));
-                Set<String> decidedBy = deciding.of(subscription.scope());
-                // Under a policy whose deciding attributes cannot be told, a holder still matching is told the
-                // row: skipping it would drop every row a later write follows, which a lagging fan-out sees.
-                boolean told = everyObject || step.toldBy(decidedBy)
-                        || decidedBy == null && subscription.isMember(event.pk());
-                boolean leaked = !matchesNow && leaks(subscription, step);
-                session.deliver(subscription, event, matchesNow || leaked, told || leaked, payloads);
-            }
+            dispatch.forEachCandidate(step.event().subject(), subscription -> delivering.deliver(step, subscription));
+        }
+        for (StreamEvent event : batch.events()) {
+            transactionsThrough = Math.max(transactionsThrough, event.transactionId());
         }
         visits.addAndGet(dispatch.visited());
-        resync(undecided, batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
-    }
-
-    /**
-     * A test's deliberate defect ({@link DeliveryFaults}): an unreadable object's event for a model subscription. Not
-     * a row of an object deleted since, which matches nothing whoever could read it then: that would be no leak.
-     */
-    private static boolean leaks(Subscription subscription, BatchSteps.Step step) {
-        StreamEvent event = step.event();
-        return DeliveryFaults.armed(DeliveryFaults.Fault.LEAK_EVENT)
-                && subscription.request().kind() == SubscriptionKind.MODEL
-                && !step.gone() && event.op() != EventOperation.DELETED
-                && !subscription.isMember(event.pk())
-                && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT, subscription.id());
-    }
-
-    /** A test's deliberate defect ({@link DeliveryFaults}): a held object's row before its delete in the batch is skipped. */
-    private static boolean skipsToTheDelete(Subscription subscription, BatchSteps.Step step) {
-        return DeliveryFaults.armed(DeliveryFaults.Fault.DELETE_AFTER_HIDE)
-                && step.gone() && step.event().op() != EventOperation.DELETED
-                && subscription.isMember(step.event().pk())
-                && DeliveryFaults.fire(DeliveryFaults.Fault.DELETE_AFTER_HIDE, subscription.id());
+        resync(delivering.undecided(), batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
     }
 
     /**

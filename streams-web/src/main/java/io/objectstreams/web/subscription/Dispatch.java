@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The subscriptions one batch may concern, found through the {@link DispatchIndex}, and what visibility decides for
@@ -29,11 +30,19 @@ final class Dispatch {
     private record Group(String model, Filter filter) {
     }
 
+    private static final Comparator<Subscription> BY_ORDER = Comparator.comparingLong(Subscription::order);
+
     private final DispatchIndex index;
     private final Visibility visibility;
     private final BiConsumer<String, RuntimeException> failed;
+    /** Per subject, the subscriptions found for it alone: by object, by keys, by what they hold. */
     private final Map<ObjectRef, Set<Subscription>> found = new HashMap<>();
-    private final Map<ObjectRef, List<Subscription>> ordered = new HashMap<>();
+    /**
+     * Per model, the subscriptions handed every event of it, in the order they subscribed: kept once per model, not
+     * copied to each subject, so that a batch of 1,000 subjects and thousands of them allocates nothing per pair.
+     */
+    private final Map<String, Set<Subscription>> everySubject = new HashMap<>();
+    private final Map<String, List<Subscription>> everySubjectOrdered = new HashMap<>();
     private final Map<Scope, Set<String>> toCheck = new HashMap<>();
     private final Map<Scope, Set<String>> keyedMatches = new HashMap<>();
     private final Set<Group> decidedGroups = new HashSet<>();
@@ -52,31 +61,32 @@ final class Dispatch {
      * of it. A (model, filter) whose query fails is reported to {@code failed}, and its subscriptions left undecided.
      */
     static Dispatch of(DispatchIndex index, Visibility visibility, Map<String, Set<String>> modelPks,
-                       boolean everyHolder, BiConsumer<String, RuntimeException> failed) {
+                       long transactionsThrough, boolean everyHolder, BiConsumer<String, RuntimeException> failed) {
         Dispatch dispatch = new Dispatch(index, visibility, failed);
-        modelPks.forEach((model, pks) -> dispatch.gather(model, pks, everyHolder));
+        modelPks.forEach((model, pks) -> dispatch.gather(model, pks, transactionsThrough, everyHolder));
         dispatch.matching = visibility.matching(dispatch.toCheck, failed);
         return dispatch;
     }
 
-    private void gather(String model, Set<String> pks, boolean everyHolder) {
+    /** @param transactionsThrough the highest transaction id fanned out before this batch ({@link Subscription#wantsEveryEvent}) */
+    private void gather(String model, Set<String> pks, long transactionsThrough, boolean everyHolder) {
         // Set subscriptions handed every event: an unkeyed one asks its viewer's predicate of every subject.
-        List<Subscription> wide = new ArrayList<>();
-        index.everyEvent(model, wide::add);
-        for (Subscription subscription : wide) {
+        Set<Subscription> wide = everySubject.computeIfAbsent(model, m -> new HashSet<>());
+        index.everyEvent(model, transactionsThrough, subscription -> {
+            wide.add(subscription);
             if (!DispatchIndex.keyed(subscription)) {
+                // One set of the model's pks, shared by every such scope and never changed after this.
                 toCheck.put(subscription.scope(), pks);
             }
-        }
+        });
         Map<Filter, List<Subscription>> keyedObjects = new HashMap<>();
         for (String pk : pks) {
             ObjectRef subject = new ObjectRef(model, pk);
-            wide.forEach(subscription -> found(subject, subscription));
             index.objectSubscriptions(subject, subscription -> {
                 found(subject, subscription);
                 if (DispatchIndex.keyed(subscription)) {
                     keyedObjects.computeIfAbsent(subscription.filter(), f -> new ArrayList<>()).add(subscription);
-                } else {
+                } else if (toCheck.get(subscription.scope()) != pks) { // a set subscription's scope asks them all
                     toCheck.computeIfAbsent(subscription.scope(), s -> new HashSet<>()).add(pk);
                 }
             });
@@ -106,10 +116,7 @@ final class Dispatch {
         } catch (RuntimeException e) {
             failed.accept(model, e);
             if (group != null) {
-                for (String pk : pks) {
-                    ObjectRef subject = new ObjectRef(model, pk);
-                    group.all().forEach(subscription -> found(subject, subscription));
-                }
+                everySubject.get(model).addAll(group.all());
             }
             return;
         }
@@ -124,17 +131,16 @@ final class Dispatch {
         if (group == null) {
             return;
         }
+        // One that sees every object while it exists is owed the rows of one deleted since, which has no keys now.
+        everySubject.get(model).addAll(everyHolder ? group.all() : group.everyKey());
         for (String pk : pks) {
             ObjectRef subject = new ObjectRef(model, pk);
             group.admitting(rows.get(pk), subscription -> {
-                found(subject, subscription);
                 keyedMatches.computeIfAbsent(subscription.scope(), s -> new HashSet<>()).add(pk);
+                if (!subscription.scope().keys().isAll()) {
+                    found(subject, subscription);
+                }
             });
-            // One that sees every object while it exists is owed the rows of one deleted since, which has no keys now.
-            group.everyKey().forEach(subscription -> found(subject, subscription));
-            if (everyHolder) {
-                group.all().forEach(subscription -> found(subject, subscription));
-            }
         }
     }
 
@@ -152,18 +158,41 @@ final class Dispatch {
     Map<String, Set<String>> concernedPks(Map<String, Set<String>> modelPks) {
         Map<String, Set<String>> concerned = new HashMap<>();
         found.keySet().forEach(subject -> concerned.put(subject.model(), modelPks.get(subject.model())));
+        everySubject.forEach((model, wide) -> {
+            if (!wide.isEmpty()) {
+                concerned.put(model, modelPks.get(model));
+            }
+        });
         return concerned;
     }
 
-    /** The subscriptions an event on {@code subject} is handed to, in the order they subscribed; counted as visited. */
-    List<Subscription> candidates(ObjectRef subject) {
-        List<Subscription> candidates = ordered.computeIfAbsent(subject, s -> {
-            List<Subscription> sorted = new ArrayList<>(found.getOrDefault(s, Set.of()));
-            sorted.sort(Comparator.comparingLong(Subscription::order));
+    /**
+     * Hands {@code to} the subscriptions an event on {@code subject} goes to, once each, in the order they subscribed:
+     * those found for the subject merged with those of its model that take every event. Each is counted as visited.
+     */
+    void forEachCandidate(ObjectRef subject, Consumer<Subscription> to) {
+        List<Subscription> own = new ArrayList<>(found.getOrDefault(subject, Set.of()));
+        own.sort(BY_ORDER);
+        List<Subscription> wide = everySubjectOrdered.computeIfAbsent(subject.model(), model -> {
+            List<Subscription> sorted = new ArrayList<>(everySubject.getOrDefault(model, Set.of()));
+            sorted.sort(BY_ORDER);
             return sorted;
         });
-        visited += candidates.size();
-        return candidates;
+        int i = 0;
+        int j = 0;
+        while (i < own.size() || j < wide.size()) {
+            Subscription next;
+            if (j == wide.size() || i < own.size() && own.get(i).order() < wide.get(j).order()) {
+                next = own.get(i++);
+            } else {
+                next = wide.get(j++);
+                if (i < own.size() && own.get(i) == next) {
+                    i++; // in both: handed once
+                }
+            }
+            visited++;
+            to.accept(next);
+        }
     }
 
     /** Of the pks asked for the subscription's scope, those its viewer may read now; {@code null}: undecided. */

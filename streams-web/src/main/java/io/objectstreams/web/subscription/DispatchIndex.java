@@ -148,15 +148,16 @@ final class DispatchIndex implements Subscription.MemberWatch {
 
     /**
      * Hands {@code to} each set subscription of {@code model} that wants every event of it; a keyed one that no longer
-     * does is dropped from that list here, for good ({@link Subscription#wantsEveryEvent}).
+     * does, now that transactions through {@code transactionsThrough} were fanned out, is dropped from that list here,
+     * for good ({@link Subscription#wantsEveryEvent}).
      */
-    void everyEvent(String model, Consumer<Subscription> to) {
+    void everyEvent(String model, long transactionsThrough, Consumer<Subscription> to) {
         Set<Subscription> wide = everyEvent.get(model);
         if (wide == null) {
             return;
         }
         for (Subscription subscription : wide) {
-            if (keyed(subscription) && !subscription.wantsEveryEvent()) {
+            if (keyed(subscription) && !subscription.wantsEveryEvent(transactionsThrough)) {
                 wide.remove(subscription);
             } else {
                 to.accept(subscription);

@@ -42,7 +42,8 @@ final class Holders<K> {
             }
             if (holders instanceof Set<?> set) {
                 set.remove(subscription);
-                return set.isEmpty() ? null : set;
+                // Back to one holder alone: a key many held once (a popular object) costs no set for good.
+                return set.isEmpty() ? null : set.size() == 1 ? set.iterator().next() : set;
             }
             return holders;
         });

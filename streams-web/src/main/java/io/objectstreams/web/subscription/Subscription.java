@@ -104,10 +104,16 @@ final class Subscription {
     /**
      * Whether an event of its model may concern it although it neither holds the subject nor may read it now, so that
      * the fan-out must hand it every event of its model: while it starts (its members are not read yet), and while
-     * it watches for {@link #unaccounted} events. Once false, false for good.
+     * it watches for {@link #unaccounted} events, which only a transaction its members' snapshot saw can cause. Once
+     * the fan-out has handed out a transaction the snapshot did not see (begun after it), every row of those it saw
+     * came before: they committed before it began, and cursors follow the order rows were written in (G5). Once
+     * false, false for good: {@code transactionsThrough} only grows.
+     *
+     * @param transactionsThrough the highest transaction id fanned out so far
      */
-    boolean wantsEveryEvent() {
-        return !started || membersReadAt != null;
+    boolean wantsEveryEvent(long transactionsThrough) {
+        TransactionSnapshot readAt = membersReadAt;
+        return !started || readAt != null && transactionsThrough < readAt.xmax();
     }
 
     SubscribeRequest request() {

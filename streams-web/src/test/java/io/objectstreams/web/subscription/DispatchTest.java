@@ -8,6 +8,7 @@ import io.objectstreams.StreamEvent;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityKeys;
 import io.objectstreams.feed.LaterDeletes;
+import io.objectstreams.feed.TransactionSnapshot;
 import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.visibility.DecidingAttributes;
@@ -52,6 +53,8 @@ class DispatchTest {
     private final Map<String, OutboundQueueTest.StalledClient> clients = new HashMap<>();
     private final List<StreamSession> sessions = new ArrayList<>();
     private BatchFanOut fanOut;
+    /** For the next subscription: resumed without members, read under this snapshot ({@code null}: none). */
+    private TransactionSnapshot resumedAt;
     private long cursor = 10;
 
     private boolean readable(Viewer viewer, String pk) {
@@ -126,6 +129,7 @@ class DispatchTest {
 
             @Override
             SubscriptionStart start(Subscription subscription, long from) {
+                subscription.watchUnaccounted(resumedAt);
                 Set<String> members = owners.keySet().stream().filter(pk -> readable(who(), pk))
                         .filter(pk -> subscription.request().pk() == null || pk.equals(subscription.request().pk()))
                         .collect(Collectors.toSet());
@@ -225,5 +229,21 @@ class DispatchTest {
         sessions.forEach(StreamSession::closed);
         assertThat(index.sizes()).containsExactly(0, 0, 0);
         assertThat(update("o7", "customer7", "status")).isZero();
+    }
+
+    /**
+     * A subscription resumed without members watches for events of transactions its members' snapshot saw, so it is
+     * handed every event of its model, but only until a transaction the snapshot did not see has been fanned out:
+     * every row of those it saw came before (the reviewer's defect 2: it stayed a cost on every event for good).
+     */
+    @Test
+    void aSubscriptionResumedWithoutMembersTakesEveryEventOnlyUntilALaterTransactionPassed() {
+        everyCustomerAndTwoStaffSubscribe();
+        resumedAt = new TransactionSnapshot(400, 505, new long[0]);
+        subscribe(new Viewer("latecomer", Set.of()), null);
+        resumedAt = null;
+        assertThat(update("o7", "customer7", "status")).as("transaction 511, which the snapshot did not see").isEqualTo(4);
+        assertThat(update("o8", "customer8", "status")).as("transactions through 511 fanned out").isEqualTo(3);
+        assertThat(received()).doesNotContainKey("latecomer");
     }
 }
