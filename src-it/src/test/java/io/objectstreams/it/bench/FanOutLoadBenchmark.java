@@ -42,7 +42,7 @@ public final class FanOutLoadBenchmark {
 
     /** Three users hold every connection here, more than streams.connections.max-per-principal allows by default. */
     private static final Map<String, String> LOAD_LIMITS = Map.of("STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "10000",
-            "STREAMS_CONNECTIONS_MAX", "100000");
+            "STREAMS_CONNECTIONS_MAX", "100000", "STREAMS_SUBSCRIPTIONS_MAX_SCOPES", "100000");
 
 
     private static final List<String> SERVERS = List.of(System.getProperty("bench.servers", "payara-micro,wildfly").split(","));

@@ -50,6 +50,11 @@ public final class ReconnectStormBenchmark {
     private static final Duration TIMEOUT = Duration.ofSeconds(Integer.getInteger("bench.storm.timeout", 60));
     /** {@code three} cycles alice, bob and carol (alice writes); {@code distinct} gives each client its own u1 ... uN. */
     private static final String VIEWERS = System.getProperty("bench.viewers", "three");
+    /**
+     * Whether a storm of a tenth of the clients comes first on the same server ({@code bench.storm.warm-up}, true);
+     * {@code false} storms a freshly started server, as after a restart or a deploy.
+     */
+    private static final boolean WARM_UP = Boolean.parseBoolean(System.getProperty("bench.storm.warm-up", "true"));
     private static final int CONNECTOR_THREADS = 64;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -88,7 +93,8 @@ public final class ReconnectStormBenchmark {
     private static List<Storm> run(String kind) throws Exception {
         File archive = new File(System.getProperty(kind.equals("wildfly") ? "streams.it.ear" : "streams.it.war"));
         Map<String, String> env = new HashMap<>(Map.of("STREAMS_CONNECTIONS_MAX_PER_PRINCIPAL", "100000",
-                "STREAMS_CONNECTIONS_MAX", "100000", "DEMO_LOAD_CUSTOMERS", "100000"));
+                "STREAMS_CONNECTIONS_MAX", "100000", "STREAMS_SUBSCRIPTIONS_MAX_SCOPES", "100000",
+                "DEMO_LOAD_CUSTOMERS", "100000"));
         if (!System.getProperty("bench.server.options", "").isBlank()) {
             env.put("JAVA_TOOL_OPTIONS", System.getProperty("bench.server.options"));
         }
@@ -106,7 +112,9 @@ public final class ReconnectStormBenchmark {
                 orders[i] = writes.createOrder("{\"status\":\"open\",\"total\":" + (i + 1) + "}");
             }
             List<Storm> storms = new ArrayList<>();
-            storms.add(storm(server, store, writer, orders, Math.max(1, CLIENTS / 10), kind + " warm-up"));
+            if (WARM_UP) {
+                storms.add(storm(server, store, writer, orders, Math.max(1, CLIENTS / 10), kind + " warm-up"));
+            }
             storms.add(storm(server, store, writer, orders, CLIENTS, kind));
             return storms;
         }
