@@ -41,7 +41,7 @@ public class Visibility {
     StreamsFeed feed;
 
     private volatile Set<String> declaredRoles;
-    private final Map<String, EntityManagerFactory> factories = new java.util.concurrent.ConcurrentHashMap<>();
+    private final PolicyLookups lookups = new PolicyLookups();
 
     /**
      * Every persistence unit a policy names must capture its {@code @Streamed} entities, or this throws
@@ -276,8 +276,7 @@ public class Visibility {
     }
 
     private EntityManagerFactory factory(VisibilityPolicy<?> policy) {
-        return factories.computeIfAbsent(StreamsFeed.modelLabel(policy.entity()),
-                model -> policy.entityManager().getEntityManagerFactory());
+        return lookups.factory(policy);
     }
 
     /**
@@ -289,7 +288,7 @@ public class Visibility {
         if (policy.isEmpty()) {
             return pk;
         }
-        return SubjectId.of(policy.get().entity()).canonical(pk);
+        return lookups.canonicalPk(model, policy.get(), pk); // asked of the policy once per model
     }
 
     private Map<String, VisibilityPolicy<?>> policies() {
