@@ -57,6 +57,8 @@ public final class FanOutLoadBenchmark {
     /** How long the idle connections are then held, pinged every {@code bench.idle.ping}, before they are counted. */
     private static final int IDLE_HOLD_SECONDS = Integer.getInteger("bench.idle.hold", 60);
     private static final String IDLE_PING = System.getProperty("bench.idle.ping", "2s");
+    /** With {@code -Dbench.idle.histogram=true}, prints which classes the idle connections left on the heap. */
+    private static final boolean HISTOGRAM = Boolean.getBoolean("bench.idle.histogram");
     private static final Path OUTPUT = Path.of(System.getProperty("bench.output", "../docs/benchmarks"));
     /**
      * Who holds the connections ({@code -Dbench.viewers}, a list run in turn): {@code three} (the default) cycles
@@ -192,8 +194,12 @@ public final class FanOutLoadBenchmark {
             }
             Thread.sleep(2_000);
             long before = ServerStats.retainedHeap(server.jvmPid());
+            Map<String, long[]> classesBefore = HISTOGRAM ? ServerStats.classHistogram(server.jvmPid()) : null;
             try (LoadClients clients = LoadClients.open(server.deployment(), count)) {
                 long after = ServerStats.retainedHeap(server.jvmPid());
+                if (HISTOGRAM) {
+                    ServerStats.printGrowth(classesBefore, ServerStats.classHistogram(server.jvmPid()), count, 40);
+                }
                 System.out.printf("%d connections: retained heap %d MB -> %d MB%n", clients.size(), before >> 20, after >> 20);
                 if (IDLE_HOLD_SECONDS > 0) {
                     holdPinged(server, clients.size());

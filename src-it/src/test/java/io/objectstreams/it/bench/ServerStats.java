@@ -94,6 +94,43 @@ record ServerStats(long heapUsed, long gcMillis, long fullGcs) {
     }
 
     /**
+     * Live objects by class (instances, bytes) after a full collection, read with {@code jcmd GC.class_histogram}:
+     * the difference of two says what a phase left on the heap.
+     */
+    static Map<String, long[]> classHistogram(long pid) {
+        Map<String, long[]> classes = new HashMap<>();
+        String histogram = run(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
+                "GC.class_histogram");
+        for (String line : histogram.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 4 && f[0].endsWith(":")) {
+                classes.merge(f[3], new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])},
+                        (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+            }
+        }
+        return classes;
+    }
+
+    /** Prints the {@code top} classes that grew most between two histograms, per unit (e.g. per connection). */
+    static void printGrowth(Map<String, long[]> before, Map<String, long[]> after, int units, int top) {
+        long total = 0;
+        java.util.List<Map.Entry<String, long[]>> growth = new java.util.ArrayList<>();
+        for (Map.Entry<String, long[]> e : after.entrySet()) {
+            long[] b = before.getOrDefault(e.getKey(), new long[2]);
+            long[] d = {e.getValue()[0] - b[0], e.getValue()[1] - b[1]};
+            total += d[1];
+            growth.add(Map.entry(e.getKey(), d));
+        }
+        growth.sort((x, y) -> Long.compare(y.getValue()[1], x.getValue()[1]));
+        System.out.printf("live heap grew %.1f KB per connection; the %d classes that grew most:%n",
+                total / 1024.0 / units, top);
+        System.out.println("| class | instances per connection | bytes per connection |");
+        System.out.println("| --- | --- | --- |");
+        growth.stream().limit(top).forEach(e -> System.out.printf("| %s | %.2f | %.0f |%n", e.getKey(),
+                (double) e.getValue()[0] / units, (double) e.getValue()[1] / units));
+    }
+
+    /**
      * With {@code -Dbench.profile=true}, records the server with Java Flight Recorder for {@code duration}, into
      * {@code target/<name>.jfr} (read it with {@code jfr print --events jdk.ExecutionSample}).
      */

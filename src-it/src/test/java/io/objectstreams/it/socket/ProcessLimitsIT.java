@@ -64,6 +64,8 @@ class ProcessLimitsIT {
                     assertThat(reply.getString("code", null)).as(reply.toString()).isEqualTo("connection_limit_exceeded");
                     refused++;
                     refusal = reply.getString("message");
+                    assertThat(reply.getJsonObject("details").getString("setting"))
+                            .isEqualTo("streams.connections.reserved-files");
                 }
             }
             assertThat(refused).as("connections refused under a limit of %d files", OPEN_FILES).isEqualTo(20);
@@ -80,6 +82,13 @@ class ProcessLimitsIT {
             assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
             assertThat(millis).as("readiness at the limit answered in %d ms", millis).isLessThan(1_000);
             assertThat(server.log()).doesNotContain("Too many open files");
+            started = System.nanoTime();
+            JsonObject refusals = adminStatus(server).getJsonObject("refusals");
+            long statusMillis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(statusMillis).as("admin status at the limit answered in %d ms", statusMillis).isLessThan(1_000);
+            assertThat(refusals.getJsonObject("bySetting").getInt("streams.connections.reserved-files"))
+                    .as(refusals.toString()).isEqualTo(20);
+            assertThat(refusals.getJsonObject("byCode").getInt("connection_limit_exceeded")).isEqualTo(20);
             System.out.printf("[file-limit] %s: limit %d files, %d open before the first connection, %d held, 20 refused"
                     + " (%s), readiness at the limit in %d ms%n", Deployments.server(), OPEN_FILES, openBefore, held.size(),
                     refusal, millis);
@@ -111,9 +120,24 @@ class ProcessLimitsIT {
             socket.abort();
             assertThat(refused.getString("code", null)).as(refused.toString()).isEqualTo("connection_limit_exceeded");
             assertThat(refused.getString("message")).contains("heap").contains("streams.connections.max-heap-percent");
+            assertThat(refused.getJsonObject("details").getString("setting"))
+                    .isEqualTo("streams.connections.max-heap-percent");
+            assertThat(adminStatus(server).getJsonObject("refusals").getJsonObject("bySetting")
+                    .getInt("streams.connections.max-heap-percent")).isEqualTo(1);
             HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(server.healthRoot().resolve("/health/ready"))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        }
+    }
+
+    /** The admin status, asked as the demo's administrator, within 5 s. */
+    private static JsonObject adminStatus(ServerProcess server) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(server.root().resolve("store/streams/admin/status"))
+                .header("Authorization", basic("carol")).timeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> status = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+        try (var reader = Json.createReader(new StringReader(status.body()))) {
+            return reader.readObject();
         }
     }
 

@@ -10,14 +10,17 @@ import java.util.Map;
  * @param openedByTransport    connections admitted, by transport
  * @param endedByCause         connections that ended, by {@code transport.cause}
  * @param refusalsByCode       requests and connections refused with a protocol error, by its code
+ * @param refusalsBySetting    those a limit refused, by the key of its setting ({@code streams.connections.max})
  */
 public record TransportCounts(Map<String, Long> deliveredByTransport, Map<String, Long> openedByTransport,
-                              Map<String, Long> endedByCause, Map<String, Long> refusalsByCode) {
+                              Map<String, Long> endedByCause, Map<String, Long> refusalsByCode,
+                              Map<String, Long> refusalsBySetting) {
 
     public TransportCounts {
         deliveredByTransport = Map.copyOf(deliveredByTransport);
         openedByTransport = Map.copyOf(openedByTransport);
         endedByCause = Map.copyOf(endedByCause);
         refusalsByCode = Map.copyOf(refusalsByCode);
+        refusalsBySetting = Map.copyOf(refusalsBySetting);
     }
 }

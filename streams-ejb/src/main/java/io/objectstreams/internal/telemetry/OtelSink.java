@@ -51,6 +51,7 @@ final class OtelSink implements TelemetrySink {
     static final AttributeKey<String> REASON = AttributeKey.stringKey("objectstreams.resync.reason");
     static final AttributeKey<String> CAUSE = AttributeKey.stringKey("objectstreams.connection.end_cause");
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    static final AttributeKey<String> SETTING = AttributeKey.stringKey("objectstreams.setting");
     static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
     static final AttributeKey<String> OPERATION_NAME = AttributeKey.stringKey("messaging.operation.name");
     static final AttributeKey<String> OPERATION_TYPE = AttributeKey.stringKey("messaging.operation.type");
@@ -143,6 +144,9 @@ final class OtelSink implements TelemetrySink {
         counter(meter, "objectstreams.refusals", "{refusal}", "Requests and connections refused, by error code",
                 m -> figures.report(HealthRegistry.TRANSPORTS).ifPresent(t -> byKey(m, Attributes.empty(), ERROR_TYPE,
                         t.refusalsByCode())));
+        counter(meter, "objectstreams.refusals.limits", "{refusal}", "Refusals by the setting whose limit refused them",
+                m -> figures.report(HealthRegistry.TRANSPORTS).ifPresent(t -> byKey(m, Attributes.empty(), SETTING,
+                        t.refusalsBySetting())));
         counter(meter, "objectstreams.events.dropped", "{event}", "Queued events dropped for clients too slow to read",
                 m -> sessions(figures).ifPresent(s -> m.record(s.droppedEvents())));
         upDown(meter, "objectstreams.sessions", "{session}", "Open client connections, by transport",

@@ -161,7 +161,7 @@ public class AdminServlet extends HttpServlet {
                 .add("watermark", state.prunedThrough())
                 .add("lastPrune", state.prunedAt() == null ? "never" : state.prunedAt().toString());
         StatusFigures.write(body, state, HealthRegistry.application().report(HealthRegistry.LISTENER), engine.report(),
-                engine.endedConnections());
+                engine.transportCounts());
         CaptureReport capture = triggers.report();
         body.add("capture", Messages.JSON.createObjectBuilder().add("triggerCapturedTables", capture.tables())
                 .add("problems", Messages.JSON.createArrayBuilder(capture.problems())));

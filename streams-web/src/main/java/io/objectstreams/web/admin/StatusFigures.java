@@ -4,11 +4,13 @@ import io.objectstreams.feed.CursorState;
 import io.objectstreams.internal.health.HealthData;
 import io.objectstreams.internal.health.ListenerReport;
 import io.objectstreams.internal.health.SessionReport;
+import io.objectstreams.internal.health.TransportCounts;
 import io.objectstreams.web.subscription.Messages;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The part of the admin status that the health data shows too: the listener's backlog, role and delivery, and
@@ -27,10 +29,12 @@ final class StatusFigures {
     /**
      * @param listener the listener's report; empty while none is registered (the status then says role
      *                 {@code none} and -1 for what it cannot know)
-     * @param ended    connections that ended since start, by cause, each prefixed with its transport and a dot
+     * @param counts   what the transports did since start: connections ended by cause (each prefixed with its
+     *                 transport and a dot), refusals by code and by setting
      */
     static void write(JsonObjectBuilder body, CursorState state, Optional<ListenerReport> listener,
-                      SessionReport sessions, Map<String, Long> ended) {
+                      SessionReport sessions, TransportCounts counts) {
+        Map<String, Long> ended = counts.endedByCause();
         Map<String, Object> figures = listener.map(HealthData::of).orElse(Map.of());
         long backlog = (Long) figures.getOrDefault(HealthData.BACKLOG_ROWS, -1L);
         // Cursors are handed out without holes and only retention deletes assigned rows, so the assigned rows kept
@@ -49,6 +53,8 @@ final class StatusFigures {
                 .add("sse", transport(connections.get(HealthData.SSE_SESSIONS),
                         connections.get(HealthData.SSE_SUBSCRIPTIONS), ended, "sse.")));
         CONNECTIONS.forEach(name -> add(body, name, connections.get(name)));
+        body.add("refusals", Messages.JSON.createObjectBuilder().add("byCode", counted(counts.refusalsByCode()))
+                .add("bySetting", counted(counts.refusalsBySetting())));
         JsonObjectBuilder byReason = Messages.JSON.createObjectBuilder();
         sessions.resyncsByReason().forEach(byReason::add);
         JsonObjectBuilder resyncs = Messages.JSON.createObjectBuilder();
@@ -68,6 +74,13 @@ final class StatusFigures {
             }
         });
         return transport.add("endedByCause", byCause);
+    }
+
+    /** Counts by name, in name order. */
+    private static JsonObjectBuilder counted(Map<String, Long> counts) {
+        JsonObjectBuilder counted = Messages.JSON.createObjectBuilder();
+        new TreeMap<>(counts).forEach(counted::add);
+        return counted;
     }
 
     /** Adds a figure (a number, a flag or text) with its JSON type; nothing while it is unknown. */

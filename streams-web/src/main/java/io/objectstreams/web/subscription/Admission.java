@@ -73,28 +73,31 @@ final class Admission {
         int admitted = connections.incrementAndGet();
         if (admitted > maxConnections) {
             connections.decrementAndGet();
-            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
-                    + maxConnections + " connections (streams.connections.max); try again later");
+            throw ProtocolError.limit(ErrorCode.CONNECTION_LIMIT_EXCEEDED, ConnectionSettings.MAX.key(),
+                    "This server holds its maximum of " + maxConnections + " connections (" + ConnectionSettings.MAX.key()
+                    + "); try again later");
         }
         if (admitted > files.capacity(admitted - 1)) {
             connections.decrementAndGet();
             refusals.log(LOG, "Object Streams refuses connections past " + (admitted - 1) + ": " + files.figures()
                     + " (" + ConnectionSettings.RESERVED_FILES.key() + "; docs/operations.md)", null);
-            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, filesReason);
+            throw ProtocolError.limit(ErrorCode.CONNECTION_LIMIT_EXCEEDED, ConnectionSettings.RESERVED_FILES.key(),
+                    filesReason);
         }
         if (heapFull.getAsBoolean()) {
             connections.decrementAndGet();
             refusals.log(LOG, "Object Streams refuses new connections while " + (admitted - 1) + " are held: "
                     + heapFullReason, null);
-            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, heapFullReason);
+            throw ProtocolError.limit(ErrorCode.CONNECTION_LIMIT_EXCEEDED, ConnectionSettings.MAX_HEAP_PERCENT.key(),
+                    heapFullReason);
         }
         if (viewer.isAnonymous()) {
             if (anonymous.incrementAndGet() > maxAnonymous) {
                 anonymous.decrementAndGet();
                 connections.decrementAndGet();
-                throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "This server holds its maximum of "
-                        + maxAnonymous + " anonymous connections (streams.connections.max-anonymous); authenticate,"
-                        + " or try again later");
+                throw ProtocolError.limit(ErrorCode.CONNECTION_LIMIT_EXCEEDED, ConnectionSettings.MAX_ANONYMOUS.key(),
+                        "This server holds its maximum of " + maxAnonymous + " anonymous connections ("
+                        + ConnectionSettings.MAX_ANONYMOUS.key() + "); authenticate, or try again later");
             }
             return;
         }
@@ -109,8 +112,9 @@ final class Admission {
         });
         if (full[0]) {
             connections.decrementAndGet();
-            throw new ProtocolError(ErrorCode.CONNECTION_LIMIT_EXCEEDED, "You already hold " + maxPerPrincipal
-                    + " connections to this server (streams.connections.max-per-principal); close one first");
+            throw ProtocolError.limit(ErrorCode.CONNECTION_LIMIT_EXCEEDED, ConnectionSettings.MAX_PER_PRINCIPAL.key(),
+                    "You already hold " + maxPerPrincipal + " connections to this server ("
+                    + ConnectionSettings.MAX_PER_PRINCIPAL.key() + "); close one first");
         }
     }
 

@@ -181,12 +181,15 @@ public class ConnectionRegistry {
 
     /** Counts a request or connection a transport refused before any session could (an HTTP or handshake refusal). */
     public void refused(ProtocolError refusal) {
-        counts.refused(refusal.code().wireName());
+        counts.refused(refusal.code().wireName(), refusal.setting());
     }
 
-    /** Connections that ended since start, by {@code transport.cause}: how the server let them go, or how they broke. */
-    public Map<String, Long> endedConnections() {
-        return counts.endedByCause();
+    /**
+     * What the transports did since start: connections that ended by {@code transport.cause} (how the server let them
+     * go, or how they broke), and refusals by code and by the setting whose limit refused them.
+     */
+    public TransportCounts transportCounts() {
+        return counts.transportCounts();
     }
 
     private final class Target implements DeliveryTargets.Target {

@@ -24,6 +24,7 @@ final class DeliveryCounts {
     private final LongAdder deliveredSse = new LongAdder();
     private final Map<String, LongAdder> opened = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> refused = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> refusedBySetting = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> resyncs = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> ended = new ConcurrentHashMap<>();
     private final LongAdder dropped = new LongAdder();
@@ -52,16 +53,22 @@ final class DeliveryCounts {
         opened.computeIfAbsent(transport, t -> new LongAdder()).increment();
     }
 
-    /** A request or connection was refused with the protocol error {@code code}. */
-    void refused(String code) {
+    /**
+     * A request or connection was refused with the protocol error {@code code}; {@code setting} names the limit
+     * that refused it, or is {@code null} when no limit did (a malformed request, a denied read).
+     */
+    void refused(String code, String setting) {
         refused.computeIfAbsent(code, c -> new LongAdder()).increment();
+        if (setting != null) {
+            refusedBySetting.computeIfAbsent(setting, c -> new LongAdder()).increment();
+        }
     }
 
     /** What the transports did since start, for metrics. */
     TransportCounts transportCounts() {
         // One adder per transport: a difference of two sums read apart could go down between two exports.
         return new TransportCounts(Map.of("websocket", deliveredWebSocket.sum(), "sse", deliveredSse.sum()),
-                sums(opened), endedByCause(), sums(refused));
+                sums(opened), endedByCause(), sums(refused), sums(refusedBySetting));
     }
 
     private static Map<String, Long> sums(Map<String, LongAdder> counts) {

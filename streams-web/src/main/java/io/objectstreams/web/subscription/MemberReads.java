@@ -82,7 +82,8 @@ final class MemberReads {
             shared.keep(key, cursor, readAt, read, members.size());
         }
         if (read.members().size() > max) {
-            throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "The subscription matches more than " + max
+            throw ProtocolError.limit(ErrorCode.SUBSCRIPTION_TOO_LARGE, SubscriptionSettings.MAX_MEMBER_PKS.key(),
+                    "The subscription matches more than " + max
                     + " objects (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + "); narrow the filter");
         }
         return read;

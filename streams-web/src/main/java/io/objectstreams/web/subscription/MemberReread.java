@@ -120,8 +120,9 @@ final class MemberReread {
     }
 
     private ProtocolError tooLarge(Subscription subscription) {
-        return new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "Subscription " + subscription.id()
-                + " now matches more than " + maxMemberPks + " objects (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ") and has ended;"
-                + " narrow the filter", Messages.JSON.createObjectBuilder().add("subscription_id", subscription.id()).build());
+        return ProtocolError.limit(ErrorCode.SUBSCRIPTION_TOO_LARGE, SubscriptionSettings.MAX_MEMBER_PKS.key(),
+                "Subscription " + subscription.id() + " now matches more than " + maxMemberPks + " objects ("
+                + SubscriptionSettings.MAX_MEMBER_PKS.key() + ") and has ended; narrow the filter",
+                Messages.JSON.createObjectBuilder().add("subscription_id", subscription.id()));
     }
 }

@@ -82,7 +82,8 @@ final class OutboundQueue {
                 return;
             }
             if (message.type() == MessageType.ERROR) {
-                counts.refused(message.body().getString("code", "unknown"));
+                counts.refused(message.body().getString("code", "unknown"),
+                        ProtocolError.setting(message.body().getJsonObject("details")));
             }
             QueueEntry entry = new QueueEntry(QueueEntry.Kind.REPLY, null, message, message.body().toString(), null,
                     message.cursor());

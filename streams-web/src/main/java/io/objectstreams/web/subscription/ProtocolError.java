@@ -19,12 +19,28 @@ public final class ProtocolError extends Exception {
     /** The longest {@link #details} sent; longer ones are left out, and the message says so. */
     static final int MAX_DETAILS_CHARS = 2_048;
 
+    /** The detail naming the setting whose limit refused a request ({@link #limit}). */
+    static final String SETTING = "setting";
+
     private final ErrorCode code;
     private final transient JsonObject details;
     private final String subscriptionId;
 
     public ProtocolError(ErrorCode code, String message) {
         this(code, message, null);
+    }
+
+    /**
+     * A refusal because a limit of this server's was reached: {@code details.setting} names its key, so a client and
+     * the refusal metrics can tell which limit it met without parsing the message.
+     */
+    public static ProtocolError limit(ErrorCode code, String setting, String message) {
+        return limit(code, setting, message, Messages.JSON.createObjectBuilder());
+    }
+
+    /** The same, with more details ({@code subscription_id}). */
+    public static ProtocolError limit(ErrorCode code, String setting, String message, JsonObjectBuilder details) {
+        return new ProtocolError(code, message, details.add(SETTING, setting).build());
     }
 
     public ProtocolError(ErrorCode code, String message, JsonObject details) {
@@ -74,6 +90,16 @@ public final class ProtocolError extends Exception {
     /** What more the client may need to correct its request (a filter's messages per key), or {@code null}. */
     public JsonObject details() {
         return details;
+    }
+
+    /** The key of the setting whose limit refused this request, or {@code null}. */
+    public String setting() {
+        return setting(details);
+    }
+
+    /** The setting named by the {@code details} of an error, or {@code null}. */
+    static String setting(JsonObject details) {
+        return details != null && details.get(SETTING) instanceof jakarta.json.JsonString name ? name.getString() : null;
     }
 
     /** The HTTP status of an HTTP request refused for this reason. */

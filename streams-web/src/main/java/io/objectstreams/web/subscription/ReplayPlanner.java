@@ -190,7 +190,8 @@ class ReplayPlanner {
     private SubscriptionStart replaySet(Scope scope, SubscribeRequest request, Set<String> current, long from,
                                         long cursor) throws SQLException, ProtocolError {
         if (request.members() != null && request.members().size() > limits.maxMemberPks()) {
-            throw new ProtocolError(ErrorCode.SUBSCRIPTION_TOO_LARGE, "members names " + request.members().size()
+            throw ProtocolError.limit(ErrorCode.SUBSCRIPTION_TOO_LARGE, SubscriptionSettings.MAX_MEMBER_PKS.key(),
+                    "members names " + request.members().size()
                     + " pks; at most " + limits.maxMemberPks() + " (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ")");
         }
         int limit = limits.replayLimit();

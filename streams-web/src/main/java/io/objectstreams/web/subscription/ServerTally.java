@@ -34,7 +34,8 @@ final class ServerTally {
     synchronized void hold(Scope scope) throws ProtocolError {
         Integer held = scopes.get(scope);
         if (held == null && scopes.size() >= maxScopes) {
-            throw new ProtocolError(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, "This server holds its maximum of "
+            throw ProtocolError.limit(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, SubscriptionSettings.MAX_SCOPES.key(),
+                    "This server holds its maximum of "
                     + maxScopes + " distinct subscription scopes (" + SubscriptionSettings.MAX_SCOPES.key()
                     + "); subscribe to a filter others use, or try again later");
         }
@@ -49,7 +50,8 @@ final class ServerTally {
     void checkMembers(int adding) throws ProtocolError {
         long held = memberPks.get();
         if (held + adding > maxMemberPks) {
-            throw new ProtocolError(ErrorCode.MEMBER_LIMIT_EXCEEDED, "This subscription would hold " + adding
+            throw ProtocolError.limit(ErrorCode.MEMBER_LIMIT_EXCEEDED, SubscriptionSettings.MAX_TOTAL_MEMBER_PKS.key(),
+                    "This subscription would hold " + adding
                     + " objects and this server's subscriptions already hold " + held + "; together they may hold "
                     + maxMemberPks + " (" + SubscriptionSettings.MAX_TOTAL_MEMBER_PKS.key() + "). Narrow the filter,"
                     + " or try again later");

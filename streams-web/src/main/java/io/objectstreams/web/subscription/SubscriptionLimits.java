@@ -2,6 +2,7 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.feed.ConnectionSettings;
 import io.objectstreams.feed.TransportSettings;
+import io.objectstreams.feed.WebSocketSettings;
 import io.objectstreams.protocol.ErrorCode;
 
 /**
@@ -28,8 +29,9 @@ record SubscriptionLimits(int maxSubscriptions, int maxMemberPks, int maxConnect
         }
         int held = active.size();
         if (held >= maxSubscriptions) {
-            throw new ProtocolError(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, "This connection already holds " + held
-                    + " subscriptions (streams.websocket.max-subscriptions)");
+            String setting = WebSocketSettings.MAX_SUBSCRIPTIONS.key();
+            throw ProtocolError.limit(ErrorCode.SUBSCRIPTION_LIMIT_EXCEEDED, setting,
+                    "This connection already holds " + held + " subscriptions (" + setting + ")");
         }
     }
 
@@ -37,7 +39,8 @@ record SubscriptionLimits(int maxSubscriptions, int maxMemberPks, int maxConnect
     void checkMemberRoom(java.util.Collection<Subscription> subscriptions, int adding) throws ProtocolError {
         int held = subscriptions.stream().mapToInt(Subscription::memberCount).sum();
         if (held + adding > maxConnectionMemberPks) {
-            throw new ProtocolError(ErrorCode.MEMBER_LIMIT_EXCEEDED, "This subscription would hold " + adding
+            throw ProtocolError.limit(ErrorCode.MEMBER_LIMIT_EXCEEDED, ConnectionSettings.MAX_MEMBER_PKS.key(),
+                    "This subscription would hold " + adding
                     + " objects and this connection's subscriptions already hold " + held + "; together they may hold "
                     + maxConnectionMemberPks + " (" + ConnectionSettings.MAX_MEMBER_PKS.key()
                     + "). Unsubscribe or narrow a filter");

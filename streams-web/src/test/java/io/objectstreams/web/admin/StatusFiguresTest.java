@@ -6,6 +6,7 @@ import io.objectstreams.feed.CursorState;
 import io.objectstreams.internal.health.HealthData;
 import io.objectstreams.internal.health.ListenerReport;
 import io.objectstreams.internal.health.SessionReport;
+import io.objectstreams.internal.health.TransportCounts;
 import io.objectstreams.web.subscription.Messages;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -30,7 +31,11 @@ class StatusFiguresTest {
     static final SessionReport SESSIONS = new SessionReport(10, 4, 25, 7, 6, 2_048, 1_000_000, 2, 1, 500,
             ordered("slow_consumer", 2L, "delivery_failed", 3L));
 
-    static final Map<String, Long> ENDED = ordered("websocket.client_closed", 5L, "sse.lifetime", 2L);
+    static final TransportCounts COUNTS = new TransportCounts(Map.of(), Map.of(),
+            ordered("websocket.client_closed", 5L, "sse.lifetime", 2L),
+            Map.of("subscription_limit_exceeded", 4L, "connection_limit_exceeded", 9L, "invalid_request", 1L),
+            Map.of("streams.connections.max", 2L, "streams.connections.reserved-files", 7L,
+                    "streams.subscriptions.max-scopes", 4L));
 
     @Test
     void statusShowsTheListenerAndConnectionsAsItAlwaysHas() {
@@ -40,6 +45,9 @@ class StatusFiguresTest {
                 + "\"sse\":{\"sessions\":4,\"subscriptions\":7,\"endedByCause\":{\"lifetime\":2}}},"
                 + "\"queuedMessages\":6,\"queuedBytes\":2048,\"maxQueuedBytes\":1000000,\"deliveredEvents\":500,"
                 + "\"droppedEvents\":2,\"failedFanOuts\":1,"
+                + "\"refusals\":{\"byCode\":{\"connection_limit_exceeded\":9,\"invalid_request\":1,"
+                + "\"subscription_limit_exceeded\":4},\"bySetting\":{\"streams.connections.max\":2,"
+                + "\"streams.connections.reserved-files\":7,\"streams.subscriptions.max-scopes\":4}},"
                 + "\"resyncs\":{\"total\":5,\"byReason\":{\"slow_consumer\":2,\"delivery_failed\":3}}}");
     }
 
@@ -82,7 +90,7 @@ class StatusFiguresTest {
 
     private static JsonObject write(Optional<ListenerReport> listener) {
         JsonObjectBuilder body = Messages.JSON.createObjectBuilder();
-        StatusFigures.write(body, STATE, listener, SESSIONS, ENDED);
+        StatusFigures.write(body, STATE, listener, SESSIONS, COUNTS);
         return body.build();
     }
 

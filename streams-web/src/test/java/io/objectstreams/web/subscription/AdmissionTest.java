@@ -24,10 +24,14 @@ class AdmissionTest {
         admission.admit(user("alice"));
         ProtocolError third = assertThrows(ProtocolError.class, () -> admission.admit(user("alice")));
         assertTrue(third.getMessage().contains("streams.connections.max-per-principal"), third.getMessage());
+        assertEquals("streams.connections.max-per-principal", third.setting());
         admission.admit(user("bob"));
         ProtocolError full = assertThrows(ProtocolError.class, () -> admission.admit(user("carol")));
         assertEquals(ErrorCode.CONNECTION_LIMIT_EXCEEDED, full.code());
         assertTrue(full.getMessage().contains("streams.connections.max"), full.getMessage());
+        assertEquals("streams.connections.max", full.setting());
+        assertEquals("{\"code\":\"connection_limit_exceeded\",\"message\":\"" + full.getMessage()
+                + "\",\"details\":{\"setting\":\"streams.connections.max\"}}", full.body());
         admission.release(user("bob"));
         admission.admit(user("carol"));
     }
@@ -45,6 +49,7 @@ class AdmissionTest {
         ProtocolError refused = assertThrows(ProtocolError.class, () -> admission.admit(user("c")));
         assertEquals(ErrorCode.CONNECTION_LIMIT_EXCEEDED, refused.code());
         assertEquals("no more files", refused.getMessage());
+        assertEquals("streams.connections.reserved-files", refused.setting());
         admission.release(user("a"));
         admission.admit(user("c"));
     }
@@ -56,8 +61,23 @@ class AdmissionTest {
                 "heap full");
         ProtocolError refused = assertThrows(ProtocolError.class, () -> admission.admit(user("a")));
         assertEquals("heap full", refused.getMessage());
+        assertEquals("streams.connections.max-heap-percent", refused.setting());
         full.set(false);
         admission.admit(user("a")); // the refused attempt held no slot
+    }
+
+    @Test
+    void refusalsAreCountedByCodeAndByTheSettingWhoseLimitRefusedThem() throws Exception {
+        Admission admission = new Admission(1, 1, 0);
+        admission.admit(user("a"));
+        DeliveryCounts counts = new DeliveryCounts();
+        ProtocolError full = assertThrows(ProtocolError.class, () -> admission.admit(user("b")));
+        counts.refused(full.code().wireName(), full.setting());
+        ProtocolError malformed = new ProtocolError(ErrorCode.INVALID_REQUEST, "not JSON");
+        counts.refused(malformed.code().wireName(), malformed.setting());
+        assertEquals(java.util.Map.of("connection_limit_exceeded", 1L, "invalid_request", 1L),
+                counts.transportCounts().refusalsByCode());
+        assertEquals(java.util.Map.of("streams.connections.max", 1L), counts.transportCounts().refusalsBySetting());
     }
 
     @Test
