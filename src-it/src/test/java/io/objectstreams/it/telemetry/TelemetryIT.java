@@ -50,7 +50,9 @@ class TelemetryIT {
         assumeTrue(Deployments.server().equals("wildfly"), "MicroProfile Telemetry with metrics: WildFly");
         try (OtlpReceiver otlp = OtlpReceiver.start();
              ServerProcess server = ServerProcess.start("telemetry", Deployments.storeFile("telemetry"),
-                     Map.of(WildFlyProcess.EXTRA_JAVA_OPTS, "-Dotel.sdk.disabled=false"
+                     // One subscription per WebSocket connection: a second is a limit's refusal, counted by setting.
+                     Map.of("STREAMS_WEBSOCKET_MAX_SUBSCRIPTIONS", "1",
+                             WildFlyProcess.EXTRA_JAVA_OPTS, "-Dotel.sdk.disabled=false"
                              + " -Dotel.exporter.otlp.protocol=http/protobuf -Dotel.exporter.otlp.endpoint=" + otlp.endpoint()
                              + " -Dotel.metric.export.interval=500 -Dotel.bsp.schedule.delay=100"
                              + " -Dotel.traces.sampler=always_on -Dotel.logs.exporter=none"))) {
@@ -65,11 +67,19 @@ class TelemetryIT {
                 for (int i = 0; i < SOCKETS; i++) {
                     StreamClient socket = StreamClient.connect(store, "alice");
                     sockets.add(socket);
+                    if (i == 0) { // before its one subscription: the limit is not what refuses it
+                        JsonObject refused = socket.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":"
+                                + "\"store.NoSuchModel\"}").next();
+                        assertThat(refused.getString("code")).isEqualTo("not_found");
+                    }
                     JsonObject subscribed = socket.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\"}").next();
                     assertThat(subscribed.getString("type")).as(subscribed.toString()).isEqualTo("subscribed");
                 }
-                JsonObject refused = sockets.get(0).send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"store.NoSuchModel\"}").next();
-                assertThat(refused.getString("code")).isEqualTo("not_found");
+                JsonObject limited = sockets.get(0).send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                        + "\",\"subscription_id\":\"second\"}").next();
+                assertThat(limited.getString("code")).as(limited.toString()).isEqualTo("subscription_limit_exceeded");
+                assertThat(limited.getJsonObject("details").getString("setting"))
+                        .isEqualTo("streams.websocket.max-subscriptions");
 
                 // The first write comes from a request that carries a trace context of its own.
                 String traceId = hex(16);
@@ -107,6 +117,10 @@ class TelemetryIT {
                             .contains(1L);
                     assertThat(otlp.latest("objectstreams.refusals", Map.of("error.type", "not_found")))
                             .contains(1L);
+                    assertThat(otlp.latest("objectstreams.refusals", Map.of("error.type", "subscription_limit_exceeded")))
+                            .contains(1L);
+                    assertThat(otlp.latest("objectstreams.refusals.limits",
+                            Map.of("objectstreams.setting", "streams.websocket.max-subscriptions"))).contains(1L);
                     assertThat(otlp.latest("objectstreams.sessions", transport(Map.of(), "websocket")))
                             .contains((long) SOCKETS);
                     assertThat(otlp.latest("objectstreams.subscriptions", transport(Map.of(), "sse"))).contains(1L);
