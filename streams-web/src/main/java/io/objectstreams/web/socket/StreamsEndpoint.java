@@ -22,8 +22,9 @@ import java.util.logging.Logger;
 
 /**
  * The WebSocket transport at {@code <context root>/streams/ws}, speaking the JSON protocol (docs/protocol.md).
- * The subscriber is the principal the container authenticated on the handshake. The container makes one
- * instance per connection.
+ * The subscriber is the principal the container authenticated on the handshake. There is one instance per
+ * connection, made by {@link HandshakeConfigurator#getEndpointInstance} with the beans it looked up once; the
+ * injection points remain for a container that makes the instance itself.
  */
 @ServerEndpoint(value = "/streams/ws", configurator = HandshakeConfigurator.class)
 public class StreamsEndpoint {
@@ -46,6 +47,16 @@ public class StreamsEndpoint {
     Visibility visibility;
 
     private WebSocketSubscriber subscriber;
+
+    public StreamsEndpoint() {
+    }
+
+    StreamsEndpoint(ConnectionRegistry engine, StreamsFeed feed, WebSocketKeepAlive keepAlive, Visibility visibility) {
+        this.engine = engine;
+        this.feed = feed;
+        this.keepAlive = keepAlive;
+        this.visibility = visibility;
+    }
 
     @OnOpen
     public void open(Session session) {
