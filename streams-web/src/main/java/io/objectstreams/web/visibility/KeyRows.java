@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 
 /**
  * The rows of keys of a model's subjects under a {@link KeyedVisibilityPolicy}, read in one query: by subject pk,
@@ -35,6 +37,10 @@ import java.util.UUID;
  * viewer holding every key, as {@link KeyedVisibilityPolicy#visibleTo} has it ({@link VisibilityKeys#admitsAny}).
  */
 final class KeyRows {
+
+    private static final Logger LOG = Logger.getLogger(KeyRows.class.getName());
+    /** The models already logged for a UUID key that held no UUID: one line each, however many rows. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private KeyRows() {
     }
@@ -88,11 +94,12 @@ final class KeyRows {
         query.multiselect(columns).where(where(cb, root, subjects, key, ids, filter));
         Map<String, List<List<String>>> keysOf = new HashMap<>();
         int from = subjects.width();
+        String model = root.getJavaType().getName();
         for (Tuple row : limited(em.createQuery(query), limit).getResultList()) {
             List<String> rowKeys = new ArrayList<>(by.size());
             for (int i = 0; i < by.size(); i++) {
                 Object value = row.get(from + i);
-                rowKeys.add(isUuid(by.get(i)) ? uuidText(value) : VisibilityKeys.keyText(value));
+                rowKeys.add(isUuid(by.get(i)) ? uuidText(value, model) : VisibilityKeys.keyText(value));
             }
             keysOf.computeIfAbsent(subjects.pk(row, 0), k -> new ArrayList<>(1)).add(rowKeys);
         }
@@ -126,12 +133,18 @@ final class KeyRows {
 
     /**
      * A UUID key's text as keys compare it; {@code null} (visible by nothing) for NULL and for a column that does not
-     * hold a UUID's text (a UUID attribute stored through a converter in another form).
+     * hold a UUID's text (a UUID attribute stored through a converter in another form). The latter is logged once
+     * per model, without the value: its rows are visible to no one by that key, which is safe but surely not meant.
      */
-    private static String uuidText(Object text) {
+    static String uuidText(Object text, String model) {
         try {
             return text == null ? null : VisibilityKeys.keyText(UUID.fromString(text.toString().trim()));
         } catch (IllegalArgumentException notUuid) {
+            if (WARNED.add(model)) {
+                LOG.warning("The visibility policy of " + model + " names a UUID key whose column holds text that is"
+                        + " no UUID (a converter storing it in another form?); rows with such a key are visible by"
+                        + " nothing through it. Said once per model");
+            }
             return null;
         }
     }
