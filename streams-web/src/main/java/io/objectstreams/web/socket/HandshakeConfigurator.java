@@ -7,7 +7,6 @@ import io.objectstreams.web.visibility.Visibility;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.websocket.HandshakeResponse;
-import jakarta.websocket.Session;
 import jakarta.websocket.server.HandshakeRequest;
 import jakarta.websocket.server.ServerEndpointConfig;
 import java.security.Principal;
@@ -18,18 +17,13 @@ import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
 /**
- * Captures the viewer at the handshake, the only moment roles can be asked of the container: for every role a
- * visibility policy declared, whether the authenticated caller holds it.
- *
- * <p>The viewer travels from the handshake to the session in the user properties. Jakarta WebSocket 2.1 makes
- * those a per-connection copy during the handshake, and the session starts with that copy, so the viewer is
- * stored under one fixed key and read back from the session, never from the endpoint configuration: nothing
- * is shared between connections, and nothing grows per user.
+ * Checks each WebSocket handshake's origin, captures the viewer at the handshake, the only moment roles can be asked
+ * of the container (for every role a visibility policy declared, whether the authenticated caller holds it; see
+ * {@link HandshakeViewer}), and makes each connection's endpoint.
  */
 public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
 
     private static final Logger LOG = Logger.getLogger(HandshakeConfigurator.class.getName());
-    private static final String KEY = "io.objectstreams.viewer";
 
     /**
      * The beans the endpoint and the handshake use, looked up at the first handshake: {@code CDI.current()} is not
@@ -109,25 +103,6 @@ public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
         Set<String> roles = beans().visibility().declaredRoles().stream()
                 .filter(request::isUserInRole)
                 .collect(Collectors.toSet());
-        config.getUserProperties().put(KEY, new Viewer(principal.getName(), roles));
-    }
-
-    /**
-     * The viewer captured at this session's handshake. One that names another principal than the session's
-     * would mean the server shares handshake properties between connections; it is never used, and the
-     * connection gets no roles rather than someone else's.
-     */
-    static Viewer viewer(Session session) {
-        Principal principal = session.getUserPrincipal();
-        if (principal == null) {
-            return Viewer.anonymous();
-        }
-        Object captured = session.getUserProperties().remove(KEY);
-        if (captured instanceof Viewer viewer && viewer.name().equals(principal.getName())) {
-            return viewer;
-        }
-        LOG.warning(() -> "No viewer was captured at the handshake of WebSocket session " + session.getId()
-                + "; it gets no roles");
-        return new Viewer(principal.getName(), Set.of());
+        HandshakeViewer.capture(config, new Viewer(principal.getName(), roles));
     }
 }

@@ -60,7 +60,7 @@ public class StreamsEndpoint {
 
     @OnOpen
     public void open(Session session) {
-        Viewer viewer = HandshakeConfigurator.viewer(session);
+        Viewer viewer = HandshakeViewer.viewer(session);
         if (viewer.isAnonymous() && !visibility.admitsAnonymous()) {
             // AnonymousHandshakeFilter refuses this handshake with 401 first; this holds should a container upgrade
             // before running filters.
