@@ -2,6 +2,7 @@ package io.objectstreams.it.bench;
 
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.Outbox;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.TestDatabase;
@@ -33,6 +34,9 @@ public final class CaptureOverheadBenchmark {
     private static final java.util.LinkedHashMap<String, double[]> plotted = new java.util.LinkedHashMap<>();
     /** {@code -Dbench.capture.cpu-sets=true}: the server and PostgreSQL each on a core of its own ({@code taskset}). */
     private static final boolean CPU_SETS = Boolean.getBoolean("bench.capture.cpu-sets");
+    /** How long a breakdown waits for its rows' cursors, and how often it asks (the wait is part of the timing). */
+    private static final Duration ASSIGN_PATIENCE = Duration.ofMinutes(1);
+    private static final Duration ASSIGN_POLL = Duration.ofMillis(20);
 
     private CaptureOverheadBenchmark() {
     }
@@ -122,7 +126,7 @@ public final class CaptureOverheadBenchmark {
      */
     private static String breakdown(String kind, ServerProcess server, long[] orders, int writers, String scenario)
             throws Exception {
-        awaitAssigned();
+        Outbox.awaitAssigned(server.deployment(), ASSIGN_PATIENCE, ASSIGN_POLL);
         TestDatabase.resetStatementCounts();
         long wal = walBytes();
         long cpu = ServerStats.cpuMillis(server.jvmPid());
@@ -144,7 +148,7 @@ public final class CaptureOverheadBenchmark {
         for (Thread thread : threadsWriting) {
             thread.join();
         }
-        awaitAssigned();
+        Outbox.awaitAssigned(server.deployment(), ASSIGN_PATIENCE, ASSIGN_POLL);
         double wallMs = (System.nanoTime() - start) / 1e6 / BREAKDOWN_WRITES;
         double cpuMs = (ServerStats.cpuMillis(server.jvmPid()) - cpu) / (double) BREAKDOWN_WRITES;
         Map<Long, Long> postgresAfter = ServerStats.postgresCpuMillis();
@@ -238,16 +242,6 @@ public final class CaptureOverheadBenchmark {
              java.sql.ResultSet rs = st.executeQuery("SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint")) {
             rs.next();
             return rs.getLong(1);
-        }
-    }
-
-    private static void awaitAssigned() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (TestDatabase.assignedThrough() < 0) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the listener did not assign every row within a minute");
-            }
-            Thread.sleep(20);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.objectstreams.it.bench;
 
+import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.PayaraMicroProcess;
 import io.objectstreams.it.support.Ports;
@@ -12,11 +13,9 @@ import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -56,7 +55,7 @@ public final class DeliveryBenchmark {
         try (PayaraMicroProcess server = PayaraMicroProcess.start("bench", Ports.free(), Map.of())) {
             server.awaitStarted(Duration.ofMinutes(3));
             URL store = server.deployment();
-            awaitReady(server.healthRoot());
+            Health.awaitListenerReady(server.healthRoot(), false);
             System.out.println("Warming up ...");
             try (Subscribers warm = Subscribers.open(sockets, store, 1)) {
                 latency(store, warm, 300);
@@ -155,16 +154,6 @@ public final class DeliveryBenchmark {
         return sorted[index] / 1e6;
     }
 
-    private static void awaitReady(URI healthRoot) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (!Health.listener(healthRoot, "ready").up()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the listener did not become ready");
-            }
-            Thread.sleep(250);
-        }
-    }
-
     /** Staff WebSocket sessions, each with one model subscription, recording when each event arrives. */
     private static final class Subscribers implements AutoCloseable {
         private final List<Subscriber> all = new ArrayList<>();
@@ -250,7 +239,7 @@ public final class DeliveryBenchmark {
 
         Subscriber(HttpClient http, URI endpoint) {
             socket = http.newWebSocketBuilder()
-                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("carol:carol-pw".getBytes(StandardCharsets.UTF_8)))
+                    .header("Authorization", Auth.basic("carol"))
                     .buildAsync(endpoint, this).join();
             socket.sendText("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"all\"}", true).join();
         }

@@ -7,7 +7,6 @@ import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.TestDatabase;
 import java.io.File;
-import java.net.URI;
 import java.net.URL;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -135,7 +134,7 @@ public final class FanOutLoadBenchmark {
                 ? ServerProcess.start("wildfly", "load-" + connections, archive, env)
                 : PayaraMicroProcess.start("load-" + connections, Ports.free(), archive, env)) {
             server.awaitStarted(Duration.ofMinutes(3));
-            awaitReady(server.healthRoot());
+            Health.awaitListenerReady(server.healthRoot(), true);
             URL store = server.deployment();
             double rtt = notifyRoundTripMillis();
             StoreClient writer = StoreClient.as(WRITER, store);
@@ -188,7 +187,7 @@ public final class FanOutLoadBenchmark {
                 ? ServerProcess.start("wildfly", "idle", archive, env)
                 : PayaraMicroProcess.start("idle", Ports.free(), archive, env)) {
             server.awaitStarted(Duration.ofMinutes(3));
-            awaitReady(server.healthRoot());
+            Health.awaitListenerReady(server.healthRoot(), true);
             try (LoadClients warm = LoadClients.open(server.deployment(), 30)) {
                 System.out.println("warmed up with " + warm.size() + " connections");
             }
@@ -395,23 +394,6 @@ public final class FanOutLoadBenchmark {
         Arrays.sort(sorted);
         int index = Math.max(0, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1);
         return sorted[index] / 1e6;
-    }
-
-    private static void awaitReady(URI healthRoot) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (true) {
-            try {
-                if (Health.listener(healthRoot, "ready").up()) {
-                    return;
-                }
-            } catch (RuntimeException | AssertionError notYet) {
-                // not serving health yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the listener did not become ready");
-            }
-            Thread.sleep(250);
-        }
     }
 
     private static void print(List<Result> results) {

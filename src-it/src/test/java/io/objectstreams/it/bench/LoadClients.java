@@ -1,11 +1,11 @@
 package io.objectstreams.it.bench;
 
+import io.objectstreams.it.support.Auth;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -65,9 +65,7 @@ final class LoadClients implements AutoCloseable {
             for (int i = from; i < Math.min(count, from + 200); i++) {
                 String user = userOf.apply(i);
                 Conn conn = new Conn(user, user.equals(writer) || user.equals("carol"));
-                String password = user.matches("u[0-9]+") ? "load-pw" : user + "-pw";
-                String authorization = "Basic " + Base64.getEncoder().encodeToString(
-                        (conn.user + ":" + password).getBytes(StandardCharsets.UTF_8));
+                String authorization = Auth.basic(user);
                 conn.socket = sse ? clients.sockets.connectSse(endpoint, authorization, conn)
                         : clients.sockets.connect(endpoint, authorization, subscribe, conn);
                 batch.add(conn);

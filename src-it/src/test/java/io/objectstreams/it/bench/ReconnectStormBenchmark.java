@@ -1,5 +1,7 @@
 package io.objectstreams.it.bench;
 
+import io.objectstreams.it.support.Auth;
+import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.PayaraMicroProcess;
 import io.objectstreams.it.support.Ports;
 import io.objectstreams.it.support.ServerProcess;
@@ -15,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,7 @@ public final class ReconnectStormBenchmark {
                 ? ServerProcess.start("wildfly", "storm", archive, env)
                 : PayaraMicroProcess.start("storm", Ports.free(), archive, env)) {
             server.awaitStarted(Duration.ofMinutes(3));
-            awaitReady(server.healthRoot());
+            Health.awaitListenerReady(server.healthRoot(), true);
             URL store = server.deployment();
             String writer = VIEWERS.equals("distinct") ? "u1" : "alice";
             StoreClient writes = StoreClient.as(writer, store);
@@ -217,28 +218,11 @@ public final class ReconnectStormBenchmark {
     /** Waits until the server has fanned out through {@code cursor}, so that the storm's replays include it all. */
     private static void awaitDelivered(URI healthRoot, long cursor) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (io.objectstreams.it.support.Health.listener(healthRoot, "ready").number("lastDeliveredCursor") < cursor) {
+        while (Health.listener(healthRoot, "ready").number("lastDeliveredCursor") < cursor) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the server did not deliver through " + cursor + " within 30 s");
             }
             Thread.sleep(50);
-        }
-    }
-
-    private static void awaitReady(URI healthRoot) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (true) {
-            try {
-                if (io.objectstreams.it.support.Health.listener(healthRoot, "ready").up()) {
-                    return;
-                }
-            } catch (RuntimeException | AssertionError notYet) {
-                // not serving health yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the listener did not become ready");
-            }
-            Thread.sleep(250);
         }
     }
 
@@ -325,9 +309,7 @@ public final class ReconnectStormBenchmark {
                 if (wait > 0) {
                     Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                 }
-                String password = user.matches("u[0-9]+") ? "load-pw" : user + "-pw";
-                String authorization = "Basic " + Base64.getEncoder().encodeToString(
-                        (user + ":" + password).getBytes(StandardCharsets.UTF_8));
+                String authorization = Auth.basic(user);
                 socket = sockets.connect(endpoint, authorization, subscribe, this);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

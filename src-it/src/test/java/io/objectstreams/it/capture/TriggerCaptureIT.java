@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Health;
+import io.objectstreams.it.support.Outbox;
 import io.objectstreams.it.support.StoreClient;
 import io.objectstreams.it.support.StreamClient;
 import io.objectstreams.it.support.TestDatabase;
@@ -350,7 +351,7 @@ class TriggerCaptureIT {
         sql("INSERT INTO it_twin_t (id, title) VALUES (" + twin + ", 'back')");
         // Fanned out before bob subscribes: his resumed model subscription would otherwise get its creation live, ahead
         // of the object subscription's reply (seen on WildFly in CI, 2026-12-05).
-        io.objectstreams.it.support.Outbox.awaitFannedOut(base);
+        Outbox.awaitFannedOut(base);
         try (StreamClient bob = StreamClient.connect(base, "bob")) {
             bob.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + TRIGGER + "\",\"cursor\":" + before + "}");
             assertThat(bob.next().getString("type")).isEqualTo("subscribed");
@@ -514,18 +515,14 @@ class TriggerCaptureIT {
         }
     }
 
-    private static long lastCursor() throws SQLException {
-        awaitAssigned();
+    private long lastCursor() throws SQLException {
+        Outbox.awaitAssigned(base);
         return Long.parseLong(value("SELECT coalesce(max(cursor), 0) FROM streams_outbox"));
     }
 
-    private static void awaitAssigned() {
-        await().atMost(Duration.ofSeconds(30)).until(() -> "0".equals(value("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL")));
-    }
-
     /** The model's rows after {@code mark} once assigned, in cursor order: pk, op, facet, fields, transaction, actor, correlation. */
-    private static List<Object[]> rowsOf(String model, long mark) throws SQLException {
-        awaitAssigned();
+    private List<Object[]> rowsOf(String model, long mark) throws SQLException {
+        Outbox.awaitAssigned(base);
         String sql = "SELECT subject_pk, op, facet, changed_fields, transaction_id, metadata->>'actor',"
                 + " metadata->>'correlation_id' FROM streams_outbox WHERE model = ? AND cursor > ? ORDER BY cursor";
         try (Connection c = TestDatabase.connect(); PreparedStatement s = c.prepareStatement(sql)) {

@@ -1,5 +1,6 @@
 package io.objectstreams.it.soak;
 
+import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.JsonFrames;
 import io.objectstreams.it.support.SseClient;
 import jakarta.json.Json;
@@ -235,7 +236,7 @@ final class Fuzz {
 
         Socket(URL base, String user) throws Exception {
             socket = Http.CLIENT.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-                    .header("Authorization", Http.authorization(user))
+                    .header("Authorization", Auth.basic(user))
                     .buildAsync(URI.create(base.toString().replaceFirst("^http", "ws")).resolve("streams/ws"), this)
                     .get(10, TimeUnit.SECONDS);
         }

@@ -1,5 +1,6 @@
 package io.objectstreams.it.soak;
 
+import io.objectstreams.it.support.Auth;
 import jakarta.json.Json;
 import jakarta.json.JsonValue;
 import java.io.IOException;
@@ -9,9 +10,7 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 
 /** The soak's REST calls: one shared client, short timeouts (a server may be down), failures as values. */
 final class Http {
@@ -28,16 +27,12 @@ final class Http {
     private Http() {
     }
 
-    static String authorization(String user) {
-        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8));
-    }
-
     static Reply send(URL base, String user, String method, String path, String json) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base.toString()).resolve(path))
                 .timeout(Duration.ofSeconds(15))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
                 .header("Accept", "application/json")
-                .header("Authorization", authorization(user));
+                .header("Authorization", Auth.basic(user));
         if (json != null) {
             request.header("Content-Type", "application/json");
         }

@@ -1,5 +1,6 @@
 package io.objectstreams.it.soak;
 
+import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.JsonFrames;
 import jakarta.json.JsonObject;
 import java.net.URI;
@@ -40,7 +41,7 @@ final class WsSoakClient extends SoakClient {
         WebSocket socket;
         java.util.concurrent.CompletableFuture<WebSocket> opening = Http.CLIENT.newWebSocketBuilder()
                 .connectTimeout(Duration.ofSeconds(5))
-                .header("Authorization", Http.authorization(user))
+                .header("Authorization", Auth.basic(user))
                 .buildAsync(URI.create(base.toString().replaceFirst("^http", "ws")).resolve("streams/ws"), connection);
         try {
             socket = opening.get(10, TimeUnit.SECONDS);

@@ -3,6 +3,7 @@ package io.objectstreams.it.socket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.ServerProcess;
 import io.objectstreams.it.support.StoreClient;
@@ -169,11 +170,10 @@ class KeepAliveIT {
     private static void abandon(boolean afterAnswer, boolean reset) throws Exception {
         byte[] key = new byte[16];
         ThreadLocalRandom.current().nextBytes(key);
-        String auth = Base64.getEncoder().encodeToString("alice:alice-pw".getBytes(StandardCharsets.UTF_8));
         String request = "GET " + base.getPath() + "streams/ws HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
                 + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
-                + Base64.getEncoder().encodeToString(key) + "\r\nSec-WebSocket-Version: 13\r\nAuthorization: Basic " + auth
-                + "\r\n\r\n";
+                + Base64.getEncoder().encodeToString(key) + "\r\nSec-WebSocket-Version: 13\r\nAuthorization: "
+                + Auth.basic("alice") + "\r\n\r\n";
         try (Socket socket = new Socket(base.getHost(), base.getPort())) {
             OutputStream out = socket.getOutputStream();
             out.write(request.getBytes(StandardCharsets.US_ASCII));

@@ -2,6 +2,7 @@ package io.objectstreams.it.socket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.ServerProcess;
 import jakarta.json.Json;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -54,8 +54,9 @@ class ProcessLimitsIT {
             String refusal = null;
             for (int i = 0; i < OPEN_FILES && refused < 20; i++) {
                 Probe probe = new Probe();
-                WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", basic(List.of("alice", "bob", "carol")
-                        .get(i % 3))).buildAsync(ws, probe).get(10, TimeUnit.SECONDS);
+                String user = List.of("alice", "bob", "carol").get(i % 3);
+                WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", Auth.basic(user))
+                        .buildAsync(ws, probe).get(10, TimeUnit.SECONDS);
                 socket.sendText("{\"op\":\"unsubscribe\",\"subscription_id\":\"probe\"}", true);
                 JsonObject reply = probe.first.get(10, TimeUnit.SECONDS);
                 if ("not_subscribed".equals(reply.getString("code", null))) {
@@ -114,7 +115,7 @@ class ProcessLimitsIT {
                 gc.destroyForcibly();
             }
             Probe probe = new Probe();
-            WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", basic("alice"))
+            WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", Auth.basic("alice"))
                     .buildAsync(ws, probe).get(10, TimeUnit.SECONDS);
             JsonObject refused = probe.first.get(10, TimeUnit.SECONDS);
             socket.abort();
@@ -133,7 +134,7 @@ class ProcessLimitsIT {
     /** The admin status, asked as the demo's administrator, within 5 s. */
     private static JsonObject adminStatus(ServerProcess server) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(server.root().resolve("store/streams/admin/status"))
-                .header("Authorization", basic("carol")).timeout(Duration.ofSeconds(5)).build();
+                .header("Authorization", Auth.basic("carol")).timeout(Duration.ofSeconds(5)).build();
         HttpResponse<String> status = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
         try (var reader = Json.createReader(new StringReader(status.body()))) {
@@ -145,10 +146,6 @@ class ProcessLimitsIT {
         try (var entries = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return entries.count();
         }
-    }
-
-    private static String basic(String user) {
-        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + user + "-pw").getBytes(StandardCharsets.UTF_8));
     }
 
     /** Keeps the first message of a connection, and reads on. */

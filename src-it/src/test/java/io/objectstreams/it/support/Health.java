@@ -34,6 +34,9 @@ public final class Health {
         }
     }
 
+    /** How long {@link #awaitListenerReady} waits. */
+    private static final Duration READY_PATIENCE = Duration.ofMinutes(1);
+
     private Health() {
     }
 
@@ -62,6 +65,33 @@ public final class Health {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Waits (at most a minute, asking every 250 ms) until the listener's readiness check at {@code server} is UP.
+     * With {@code retryErrors}, a probe that fails (the server does not serve health yet, or its answer has no
+     * listener check) is asked again; without, that failure ends the wait at once.
+     *
+     * @param server the server root, e.g. {@code http://localhost:8080/}
+     */
+    public static void awaitListenerReady(URI server, boolean retryErrors) throws InterruptedException {
+        long deadline = System.nanoTime() + READY_PATIENCE.toNanos();
+        while (true) {
+            try {
+                if (listener(server, "ready").up()) {
+                    return;
+                }
+            } catch (RuntimeException | AssertionError notYet) {
+                if (!retryErrors) {
+                    throw notYet;
+                }
+                // not serving health yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the listener did not become ready");
+            }
+            Thread.sleep(250);
         }
     }
 }

@@ -1,14 +1,20 @@
 package io.objectstreams.it.support;
 
+import java.net.URL;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Reads {@code streams_outbox} directly, as the tests' source of truth. */
 public final class Outbox {
@@ -25,15 +31,25 @@ public final class Outbox {
      * Waits (at most 30 s) until every committed outbox row has its cursor. On timeout the failure says how many
      * rows still wait and what the server's listener reports, so a slow assigner can be told from a stopped one.
      */
-    public static void awaitAssigned(java.net.URL deployment) {
+    public static void awaitAssigned(URL deployment) {
         await(deployment, "every committed row to get its cursor", () -> TestDatabase.assignedThrough() >= 0);
+    }
+
+    /**
+     * As {@link #awaitAssigned(URL)}, waiting at most {@code atMost} and asking in this thread at once, then every
+     * {@code pollInterval}: for a benchmark that times the wait, where the default first ask after 100 ms would show.
+     */
+    public static void awaitAssigned(URL deployment, Duration atMost, Duration pollInterval) {
+        await(deployment, "every committed row to get its cursor", Awaitility.await().atMost(atMost)
+                .pollInSameThread().pollDelay(Duration.ZERO).pollInterval(pollInterval),
+                () -> TestDatabase.assignedThrough() >= 0);
     }
 
     /**
      * Waits (at most 30 s) until every committed row has its cursor and the deployment's server has fanned them
      * all out: a subscription made afterwards starts after them, so their events cannot reach it live.
      */
-    public static void awaitFannedOut(java.net.URL deployment) {
+    public static void awaitFannedOut(URL deployment) {
         await(deployment, "every committed row to be fanned out", () -> {
             long assigned = TestDatabase.assignedThrough();
             return assigned >= 0
@@ -41,16 +57,30 @@ public final class Outbox {
         });
     }
 
-    private static void await(java.net.URL deployment, String what, java.util.concurrent.Callable<Boolean> done) {
+    /** Waits at most 30 s, polling as Awaitility does by default. */
+    private static void await(URL deployment, String what, Callable<Boolean> done) {
+        await(deployment, what, Awaitility.await().atMost(Duration.ofSeconds(30)), done);
+    }
+
+    private static void await(URL deployment, String what, ConditionFactory waiting, Callable<Boolean> done) {
         long started = System.nanoTime();
         try {
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(done);
-        } catch (org.awaitility.core.ConditionTimeoutException timeout) {
+            waiting.until(done);
+        } catch (ConditionTimeoutException timeout) {
             throw new AssertionError("Waited " + (System.nanoTime() - started) / 1_000_000 + " ms for " + what + ": "
                     + unassignedOrUnknown() + " rows without a cursor; the listener reports "
-                    + Health.listener(Health.root(deployment), "ready") + "; busiest processes: " + Jvm.busiestProcesses()
+                    + listenerReport(deployment) + "; busiest processes: " + Jvm.busiestProcesses()
                     + "; running statements: " + runningStatements(),
                     timeout);
+        }
+    }
+
+    /** For a failure message: the listener's readiness check, or why it could not be read. */
+    private static String listenerReport(URL deployment) {
+        try {
+            return Health.listener(Health.root(deployment), "ready").toString();
+        } catch (RuntimeException | AssertionError e) {
+            return "(unknown: " + e + ")";
         }
     }
 

@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -68,8 +67,7 @@ public final class SseClient implements AutoCloseable {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(deployment.toString()).resolve("streams/subscribe/" + query))
                 .header("Accept", "text/event-stream").GET();
         if (user != null) {
-            String login = user.contains(":") ? user : user + ":" + user + "-pw";
-            request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(login.getBytes(StandardCharsets.UTF_8)));
+            request.header("Authorization", Auth.basicLogin(user));
         }
         headers.forEach(request::header);
         try {

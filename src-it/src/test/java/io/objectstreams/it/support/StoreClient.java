@@ -12,9 +12,7 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 
 /** HTTP calls to the deployed store as one of the demo users. */
 public final class StoreClient {
@@ -47,8 +45,7 @@ public final class StoreClient {
 
     /** A demo user's password is the name followed by {@code -pw}; a load customer's ({@code u1}, ...) is {@code load-pw}. */
     private StoreClient(URI base, String user) {
-        this(base, user == null ? null : "Basic " + Base64.getEncoder().encodeToString((user + ":"
-                + (user.matches("u[0-9]+") ? "load-pw" : user + "-pw")).getBytes(StandardCharsets.UTF_8)), null);
+        this(base, user == null ? null : Auth.basic(user), null);
     }
 
     private StoreClient(URI base, String authorization, String origin) {

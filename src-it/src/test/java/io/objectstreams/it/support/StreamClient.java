@@ -5,10 +5,8 @@ import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
@@ -31,9 +29,7 @@ public final class StreamClient implements AutoCloseable {
     private static WebSocket.Builder builder(String user, String origin) {
         WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
         if (user != null) {
-            String login = user.contains(":") ? user : user + ":" + user + "-pw";
-            builder.header("Authorization", "Basic " + Base64.getEncoder()
-                    .encodeToString(login.getBytes(StandardCharsets.UTF_8)));
+            builder.header("Authorization", Auth.basicLogin(user));
         }
         if (origin != null) {
             builder.header("Origin", origin);

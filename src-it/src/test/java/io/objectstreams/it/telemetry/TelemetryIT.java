@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.OtlpReceiver;
@@ -19,10 +20,8 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -222,8 +221,7 @@ class TelemetryIT {
                         java.net.URI.create(store.toString()).resolve("api/orders"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").header("Accept", "application/json")
-                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-                        "alice:alice-pw".getBytes(StandardCharsets.UTF_8)))
+                .header("Authorization", Auth.basic("alice"))
                 .header("traceparent", traceparent)
                 .POST(HttpRequest.BodyPublishers.ofString("{\"status\":\"open\",\"total\":9.00}")).build(),
                 HttpResponse.BodyHandlers.ofString());
