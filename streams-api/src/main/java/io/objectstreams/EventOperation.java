@@ -29,6 +29,7 @@ public enum EventOperation {
                 return op;
             }
         }
-        throw new IllegalArgumentException("Unknown operation '" + value + "': expected created, updated, deleted or truncated");
+        throw new IllegalArgumentException("Unknown operation '" + value
+                + "': expected created, updated, deleted or truncated");
     }
 }

@@ -29,7 +29,8 @@ public record SourceEvent(String model, String pk, String facet, EventOperation 
 
     /** An update of the object itself. */
     public static SourceEvent updated(String model, Object pk, String... changedFields) {
-        return new SourceEvent(model, String.valueOf(pk), Streamed.OBJECT_FACET, EventOperation.UPDATED, List.of(changedFields));
+        return new SourceEvent(model, String.valueOf(pk), Streamed.OBJECT_FACET, EventOperation.UPDATED,
+                List.of(changedFields));
     }
 
     /** The creation of an object. */

@@ -86,7 +86,10 @@ public final class VisibilityKeys {
         return !all && byExpression.isEmpty();
     }
 
-    /** How many key expressions these keys give values for (some may be empty); 0 for {@link #all()} and {@link #none()}. */
+    /**
+     * How many key expressions these keys give values for (some may be empty); 0 for {@link #all()} and
+     * {@link #none()}.
+     */
     public int expressions() {
         return byExpression.size();
     }
@@ -122,12 +125,13 @@ public final class VisibilityKeys {
     }
 
     /**
-     * The predicate these keys state over a policy's key expressions {@code by} ({@link KeyedVisibilityPolicy#visibleBy}):
-     * some expression's value is one of its keys. The keys compare by their text in memory; here each is read back as
-     * its expression's type, and a key that cannot be a value of that type (text for a numeric column) names no row,
-     * in SQL as in memory. A path through a to-one association is read through a left join of it, as the engine
-     * reads the keys, so a row whose link is null stays visible through the other expressions. For {@link #all()}
-     * the predicate is true; callers skip {@code visibleBy} then, as its joins would multiply rows for nothing.
+     * The predicate these keys state over a policy's key expressions {@code by}
+     * ({@link KeyedVisibilityPolicy#visibleBy}): some expression's value is one of its keys. The keys compare by their
+     * text in memory; here each is read back as its expression's type, and a key that cannot be a value of that type
+     * (text for a numeric column) names no row, in SQL as in memory. A path through a to-one association is read
+     * through a left join of it, as the engine reads the keys, so a row whose link is null stays visible through the
+     * other expressions. For {@link #all()} the predicate is true; callers skip {@code visibleBy} then, as its joins
+     * would multiply rows for nothing.
      */
     public Predicate toPredicate(List<Expression<?>> by, CriteriaBuilder cb) {
         if (all) {

@@ -45,8 +45,8 @@ public record ConnectionSettings(int max, int maxPerPrincipal, int maxAnonymous,
 
     static ConnectionSettings from(ConfigValues values, SubscriptionSettings subscriptions) {
         int max = values.get(MAX);
-        return new ConnectionSettings(max, values.get(MAX_PER_PRINCIPAL.atMost(max)), values.get(MAX_ANONYMOUS.atMost(max)),
-                values.get(MAX_MEMBER_PKS.atLeast(subscriptions.maxMemberPks())), values.get(RESERVED_FILES),
-                values.get(HEAP_PER_CONNECTION), values.get(MAX_HEAP_PERCENT));
+        return new ConnectionSettings(max, values.get(MAX_PER_PRINCIPAL.atMost(max)),
+                values.get(MAX_ANONYMOUS.atMost(max)), values.get(MAX_MEMBER_PKS.atLeast(subscriptions.maxMemberPks())),
+                values.get(RESERVED_FILES), values.get(HEAP_PER_CONNECTION), values.get(MAX_HEAP_PERCENT));
     }
 }

@@ -1,5 +1,7 @@
 package io.objectstreams.feed;
 
+import java.time.Instant;
+
 /**
  * Where the outbox stands.
  *
@@ -7,5 +9,5 @@ package io.objectstreams.feed;
  * @param prunedThrough how far retention has deleted (the watermark): rows at or below it are gone
  * @param prunedAt      when retention last ran, or {@code null} if never
  */
-public record CursorState(long lastCursor, long prunedThrough, java.time.Instant prunedAt) {
+public record CursorState(long lastCursor, long prunedThrough, Instant prunedAt) {
 }

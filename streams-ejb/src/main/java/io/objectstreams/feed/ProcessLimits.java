@@ -38,28 +38,31 @@ public record ProcessLimits(long maxFiles, long openFiles, long maxHeap) {
     }
 
     /**
-     * What the settings ask that this process cannot hold, one sentence each naming the keys and the figures: empty when
-     * {@code streams.connections.max} fits both the open-file limit and the heap.
+     * What the settings ask that this process cannot hold, one sentence each naming the keys and the figures: empty
+     * when {@code streams.connections.max} fits both the open-file limit and the heap.
      */
     public List<String> warnings(ConnectionSettings connections) {
         List<String> warnings = new ArrayList<>();
         int byFiles = connectionsByFiles(connections.reservedFiles());
         if (byFiles < connections.max()) {
-            warnings.add(ConnectionSettings.MAX.key() + "=" + connections.max() + " cannot be held: this process may open "
+            warnings.add(ConnectionSettings.MAX.key() + "=" + connections.max()
+                    + " cannot be held: this process may open "
                     + maxFiles + " files (its open-file limit; the JVM raises it to ulimit -Hn), " + openFiles
                     + " are open now and "
                     + ConnectionSettings.RESERVED_FILES.key() + "=" + connections.reservedFiles()
                     + " are kept for the server, which leaves " + byFiles + " connections; connections past those are"
-                    + " refused (connection_limit_exceeded). Raise the process's open-file limit, or lower the setting.");
+                    + " refused (connection_limit_exceeded)."
+                    + " Raise the process's open-file limit, or lower the setting.");
         }
         long heapNeeded = connections.max() * connections.heapPerConnection();
         long heapAllowed = maxHeap / 100 * connections.maxHeapPercent();
         if (maxHeap != Long.MAX_VALUE && connections.maxHeapPercent() < 100 && heapNeeded > heapAllowed) {
             warnings.add(ConnectionSettings.MAX.key() + "=" + connections.max() + " connections at "
                     + ConnectionSettings.HEAP_PER_CONNECTION.key() + "=" + connections.heapPerConnection() / 1024
-                    + "k each take about " + heapNeeded / (1024 * 1024) + " MB, more than the " + heapAllowed / (1024 * 1024)
-                    + " MB that " + ConnectionSettings.MAX_HEAP_PERCENT.key() + "=" + connections.maxHeapPercent()
-                    + " allows of this JVM's " + maxHeap / (1024 * 1024) + " MB heap (-Xmx); new connections are refused"
+                    + "k each take about " + heapNeeded / (1024 * 1024) + " MB, more than the "
+                    + heapAllowed / (1024 * 1024) + " MB that " + ConnectionSettings.MAX_HEAP_PERCENT.key() + "="
+                    + connections.maxHeapPercent() + " allows of this JVM's " + maxHeap / (1024 * 1024)
+                    + " MB heap (-Xmx); new connections are refused"
                     + " (connection_limit_exceeded) once the heap is that full after a collection. Give the server more"
                     + " heap, or lower the setting.");
         }

@@ -117,7 +117,10 @@ public class StreamsFeed {
         }
     }
 
-    /** One model's assigned events after {@code after} and up to {@code through}, in cursor order, at most {@code limit}. */
+    /**
+     * One model's assigned events after {@code after} and up to {@code through}, in cursor order, at most
+     * {@code limit}.
+     */
     public List<StreamEvent> modelBetween(String model, long after, long through, int limit) throws SQLException {
         try (Connection connection = config.dataSource().getConnection()) {
             return OutboxReader.readModelBetween(connection, model, after, through, limit);

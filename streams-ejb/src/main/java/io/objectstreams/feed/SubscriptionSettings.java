@@ -18,8 +18,8 @@ public record SubscriptionSettings(int maxMemberPks, int replayLimit, int maxSco
 
     public static final Setting<Integer> MAX_SCOPES = Setting.integer("streams.subscriptions.max-scopes", 10_000, 1,
             10_000_000,
-            "Distinct (viewer, model, filter) scopes all subscriptions of this instance may hold together; each costs at"
-                    + " most one membership query per batch that concerns its model.");
+            "Distinct (viewer, model, filter) scopes all subscriptions of this instance may hold together; each costs"
+                    + " at most one membership query per batch that concerns its model.");
 
     public static final Setting<Integer> MAX_TOTAL_MEMBER_PKS = Setting.integer(
             "streams.subscriptions.max-total-member-pks", 1_000_000, 1, 1_000_000_000,

@@ -10,11 +10,11 @@ import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * MicroProfile Health for the listener (G13), both named {@value #NAME}. Readiness is DOWN when the listener
- * is not listening or the oldest committed row without a cursor is older than
- * {@code streams.health.max-backlog-age}, or a table captured by trigger is not (a trigger missing, outdated or
- * disabled: its writes would go unstreamed, G3); liveness is DOWN when the listener or delivery thread has died, or the listener gave up.
- * Both are DOWN while no listener is registered (it is starting, or failed to deploy).
+ * MicroProfile Health for the listener (G13), both named {@value #NAME}. Readiness is DOWN when the listener is not
+ * listening or the oldest committed row without a cursor is older than {@code streams.health.max-backlog-age}, or a
+ * table captured by trigger is not (a trigger missing, outdated or disabled: its writes would go unstreamed, G3);
+ * liveness is DOWN when the listener or delivery thread has died, or the listener gave up. Both are DOWN while no
+ * listener is registered (it is starting, or failed to deploy).
  *
  * <p>A bean of {@code streams-api} although nothing else about it is API: in an EAR that jar sits in {@code lib/},
  * the only place WildFly registers health checks from (WFLY-12835).

@@ -1,5 +1,7 @@
 package io.objectstreams.internal.health;
 
+import java.util.Map;
+
 /**
  * The client connections of this instance, on every transport, for the health data (G13, G15).
  *
@@ -19,7 +21,7 @@ package io.objectstreams.internal.health;
  */
 public record SessionReport(int sessions, int sseSessions, int subscriptions, int sseSubscriptions, int queuedMessages,
                             long queuedBytes, long maxQueuedBytes, long droppedEvents, long failedFanOuts,
-                            long deliveredEvents, java.util.Map<String, Long> resyncsByReason) {
+                            long deliveredEvents, Map<String, Long> resyncsByReason) {
 
     /** Resyncs of every reason since start. */
     public long resyncs() {

@@ -101,7 +101,8 @@ public class DemoAuthentication implements HttpAuthenticationMechanism {
         if (colon < 0) {
             return CredentialValidationResult.INVALID_RESULT;
         }
-        return identities.validate(new UsernamePasswordCredential(decoded.substring(0, colon), decoded.substring(colon + 1)));
+        return identities.validate(new UsernamePasswordCredential(decoded.substring(0, colon),
+                decoded.substring(colon + 1)));
     }
 
     private static String nonNull(String value) {

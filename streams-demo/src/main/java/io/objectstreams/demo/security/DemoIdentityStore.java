@@ -11,12 +11,13 @@ import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The demo's three users, checked by {@link DemoAuthentication} (HTTP Basic, or the live page's sign-in): {@code alice} and {@code bob} are customers,
- * {@code carol} is staff and may use the Object Streams admin endpoints ({@code streams-admin}). Each password is the user name followed by {@code -pw}. A real application
- * brings its own identity store; Object Streams only reads the resulting caller principal.
+ * The demo's three users, checked by {@link DemoAuthentication} (HTTP Basic, or the live page's sign-in): {@code alice}
+ * and {@code bob} are customers, {@code carol} is staff and may use the Object Streams admin endpoints
+ * ({@code streams-admin}). Each password is the user name followed by {@code -pw}. A real application brings its own
+ * identity store; Object Streams only reads the resulting caller principal.
  *
- * <p>For load tests, {@code demo.load-customers} = N (default 0, off) also admits the customers {@code u1} ... {@code uN},
- * each with the password {@value #LOAD_PASSWORD}: thousands of distinct viewers, as a real store has.
+ * <p>For load tests, {@code demo.load-customers} = N (default 0, off) also admits the customers {@code u1} ...
+ * {@code uN}, each with the password {@value #LOAD_PASSWORD}: thousands of distinct viewers, as a real store has.
  */
 @ApplicationScoped
 public class DemoIdentityStore implements IdentityStore {
@@ -41,7 +42,8 @@ public class DemoIdentityStore implements IdentityStore {
         if (!(credential instanceof UsernamePasswordCredential login)) {
             return CredentialValidationResult.NOT_VALIDATED_RESULT;
         }
-        User user = USERS.containsKey(login.getCaller()) ? USERS.get(login.getCaller()) : loadCustomer(login.getCaller());
+        User user = USERS.containsKey(login.getCaller()) ? USERS.get(login.getCaller())
+                : loadCustomer(login.getCaller());
         if (user == null || !login.getPasswordAsString().equals(user.password())) {
             return CredentialValidationResult.INVALID_RESULT;
         }

@@ -30,7 +30,8 @@ public class SessionServlet extends HttpServlet {
     }
 
     @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
+    protected void doPost(HttpServletRequest request, HttpServletResponse response)
+            throws IOException, ServletException {
         switch (request.getServletPath()) {
             case "/login" -> me(request, response);
             case "/logout" -> {

@@ -80,7 +80,8 @@ final class ErrorMappers {
     public static class MalformedJsonMapper implements ExceptionMapper<JsonException> {
         @Override
         public Response toResponse(JsonException e) {
-            return error(Response.Status.BAD_REQUEST, "invalid_request", "body", "The body is not valid JSON: " + e.getMessage());
+            return error(Response.Status.BAD_REQUEST, "invalid_request", "body",
+                    "The body is not valid JSON: " + e.getMessage());
         }
     }
 
@@ -92,7 +93,8 @@ final class ErrorMappers {
             Response.StatusType status = e.getResponse().getStatusInfo();
             String code = status.getStatusCode() == 400 ? "invalid_request"
                     : status.getStatusCode() == 404 ? "not_found" : "http_" + status.getStatusCode();
-            String message = status.getStatusCode() == 400 ? "The body is not a valid JSON object" : status.getReasonPhrase();
+            String message = status.getStatusCode() == 400 ? "The body is not a valid JSON object"
+                    : status.getReasonPhrase();
             return Response.status(status).type(MediaType.APPLICATION_JSON)
                     .entity(Json.createObjectBuilder().add("error", code).add("message", message).build()).build();
         }

@@ -36,7 +36,8 @@ record OrderInput(Optional<String> owner, Optional<String> status, Optional<BigD
                 optionalString(body, "owner", 64),
                 optionalString(body, "status", 16).map(OrderInput::status),
                 body.containsKey("total") ? Optional.of(amount(body.get("total"), "total")) : Optional.empty(),
-                body.containsKey("note") ? Optional.of(nullableString(body.get("note"), "note", 1000)) : Optional.empty(),
+                body.containsKey("note") ? Optional.of(nullableString(body.get("note"), "note", 1000))
+                        : Optional.empty(),
                 body.containsKey("lines") ? Optional.of(lines(body.get("lines"))) : Optional.empty());
     }
 
@@ -104,7 +105,8 @@ record OrderInput(Optional<String> owner, Optional<String> status, Optional<BigD
             }
             for (String name : line.keySet()) {
                 if (!LINE_FIELDS.contains(name)) {
-                    throw new InvalidInput(prefix + "." + name, "Unknown field '" + name + "'; accepted: " + LINE_FIELDS);
+                    throw new InvalidInput(prefix + "." + name,
+                            "Unknown field '" + name + "'; accepted: " + LINE_FIELDS);
                 }
             }
             String product = optionalString(line, "product", 200)
@@ -117,7 +119,8 @@ record OrderInput(Optional<String> owner, Optional<String> status, Optional<BigD
             if (!line.containsKey("unitPrice")) {
                 throw new InvalidInput(prefix + ".unitPrice", "unitPrice is required");
             }
-            lines.add(new LineInput(product, quantity.intValue(), amount(line.get("unitPrice"), prefix + ".unitPrice")));
+            lines.add(new LineInput(product, quantity.intValue(),
+                    amount(line.get("unitPrice"), prefix + ".unitPrice")));
         }
         return lines;
     }

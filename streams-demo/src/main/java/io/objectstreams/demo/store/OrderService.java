@@ -31,7 +31,8 @@ public class OrderService {
     public List<CustomerOrder> list(Caller caller) {
         TypedQuery<CustomerOrder> query = caller.staff()
                 ? em.createQuery("SELECT o FROM CustomerOrder o ORDER BY o.id", CustomerOrder.class)
-                : em.createQuery("SELECT o FROM CustomerOrder o WHERE o.owner = :owner ORDER BY o.id", CustomerOrder.class)
+                : em.createQuery("SELECT o FROM CustomerOrder o WHERE o.owner = :owner"
+                        + " ORDER BY o.id", CustomerOrder.class)
                         .setParameter("owner", caller.name());
         List<CustomerOrder> orders = query.getResultList();
         orders.forEach(OrderService::withLines);
@@ -144,7 +145,8 @@ public class OrderService {
                 .setParameter("ids", ids)
                 .executeUpdate();
         for (Long id : ids) {
-            publisher.publish(new SourceEvent(MODEL, id.toString(), "object", EventOperation.UPDATED, List.of("status")));
+            publisher.publish(new SourceEvent(MODEL, id.toString(), "object", EventOperation.UPDATED,
+                    List.of("status")));
         }
         return updated;
     }

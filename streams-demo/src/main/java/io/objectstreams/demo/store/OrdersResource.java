@@ -5,6 +5,7 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 import io.objectstreams.StreamsCursor;
@@ -117,7 +118,7 @@ public class OrdersResource {
     }
 
     private static String text(JsonObject body, String field) {
-        if (!(body.get(field) instanceof jakarta.json.JsonString value)) {
+        if (!(body.get(field) instanceof JsonString value)) {
             throw new InvalidInput(field, field + " is required and must be a string");
         }
         return value.getString();

@@ -6,6 +6,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
@@ -77,7 +78,7 @@ final class Attribute {
             return a.compareTo(b) == 0;
         }
         if (before instanceof byte[] a && after instanceof byte[] b) {
-            return java.util.Arrays.equals(a, b);
+            return Arrays.equals(a, b);
         }
         return Objects.equals(before, after);
     }

@@ -48,7 +48,8 @@ public class CaptureModes {
 
     /** Whether a trigger captures {@code type}'s entity (a subclass a provider hands over counts as its entity). */
     public boolean byTrigger(Class<?> type) {
-        return byTrigger.computeIfAbsent(entityClass(type), c -> byTrigger(c, key -> config.getOptionalValue(key, String.class)));
+        return byTrigger.computeIfAbsent(entityClass(type),
+                c -> byTrigger(c, key -> config.getOptionalValue(key, String.class)));
     }
 
     /** Whether a trigger captures {@code entityClass}, with {@code setting} reading a configuration key. */

@@ -4,6 +4,7 @@ import io.objectstreams.EventOperation;
 import io.objectstreams.Streamed;
 import io.objectstreams.internal.outbox.OutboxRow;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,7 +31,7 @@ final class Coalescer {
 
     private final Map<Key, Pending> rows = new LinkedHashMap<>();
     /** Subjects whose object row was created or deleted here, including those created and deleted again. */
-    private final Set<Key> bornOrGone = new java.util.HashSet<>();
+    private final Set<Key> bornOrGone = new HashSet<>();
 
     void add(OutboxRow change) {
         Key key = new Key(change.model(), change.pk(), change.facet());

@@ -12,6 +12,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Version;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
+import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,7 +160,8 @@ final class EntityType {
         List<Attribute> attributes = new ArrayList<>();
         Attribute id = null;
         for (Class<?> c = entityClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (AccessibleObject member : fieldAccess ? List.<AccessibleObject>of(c.getDeclaredFields()) : JpaMembers.getters(c)) {
+            for (AccessibleObject member : fieldAccess ? List.<AccessibleObject>of(c.getDeclaredFields())
+                    : JpaMembers.getters(c)) {
                 if (!JpaMembers.isPersistent(member)) {
                     continue;
                 }
@@ -178,7 +180,7 @@ final class EntityType {
         if (key.composite() || key.embeddedId() != null) {
             for (AccessibleObject part : key.components()) {
                 keyParts.add(Attribute.of(part, key.embeddedId() != null ? null
-                        : getterFor(((java.lang.reflect.Member) part).getDeclaringClass(), part)));
+                        : getterFor(((Member) part).getDeclaringClass(), part)));
             }
             id = key.embeddedId() != null ? id : null;
         }

@@ -255,8 +255,8 @@ final class TransactionChanges implements Synchronization {
         for (SeenChange change : seen.subList(recorded, seen.size())) {
             if (change.entity() != null && isEclipseLinkEntity(change.entity().getClass())) {
                 throw new StreamsException("capture_not_configured", "The persistence unit of "
-                        + change.entity().getClass().getName() + " runs on EclipseLink but does not name Object Streams'"
-                        + " commit hook; add <property name=\"eclipselink.session-event-listener\""
+                        + change.entity().getClass().getName() + " runs on EclipseLink but does not name"
+                        + " Object Streams' commit hook; add <property name=\"eclipselink.session-event-listener\""
                         + " value=\"io.objectstreams.capture.EclipseLinkCapture\"/> to it (docs/capture.md)");
             }
         }

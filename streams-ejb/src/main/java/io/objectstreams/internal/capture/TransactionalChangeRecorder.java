@@ -13,6 +13,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.security.enterprise.SecurityContext;
 import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.security.Principal;
 import java.sql.Connection;
@@ -69,7 +70,8 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     public void changed(Object entity, EventOperation op) {
         if (!isActive()) {
             throw new StreamsException("no_transaction", "A change of @Streamed entity " + entity.getClass().getName()
-                    + " was flushed outside an active JTA transaction; Object Streams captures only transactional writes");
+                    + " was flushed outside an active JTA transaction;"
+                    + " Object Streams captures only transactional writes");
         }
         ActionContext action = action();
         if (modes.byTrigger(entity.getClass())) {
@@ -91,7 +93,8 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     public void publish(SourceEvent event) {
         if (!isActive()) {
             throw new StreamsException("no_transaction", "StreamsPublisher.publish needs an active JTA transaction;"
-                    + " call it from a transactional business method so the event commits or rolls back with the write");
+                    + " call it from a transactional business method"
+                    + " so the event commits or rolls back with the write");
         }
         SourceEvent spelled = models.canonical(event); // one spelling of a key, whoever writes the row (G16)
         ActionContext action = action();
@@ -114,7 +117,7 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     }
 
     /** Registers a synchronization while the transaction completes; false where the transaction manager refuses. */
-    private boolean registerLate(jakarta.transaction.Synchronization synchronization) {
+    private boolean registerLate(Synchronization synchronization) {
         try {
             registry.registerInterposedSynchronization(synchronization);
             return true;

@@ -17,8 +17,8 @@ public record CaptureSettings(Duration checkInterval, Duration installLockTimeou
             Duration.ofSeconds(30), Duration.ofSeconds(1),
             "How often the capture triggers are checked (missing, outdated, disabled); 0 checks at deployment only.");
 
-    public static final Setting<Duration> INSTALL_LOCK_TIMEOUT = Setting.duration("streams.capture.install-lock-timeout",
-            Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMinutes(10),
+    public static final Setting<Duration> INSTALL_LOCK_TIMEOUT = Setting.duration(
+            "streams.capture.install-lock-timeout", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMinutes(10),
             "How long installing one table's capture triggers at deployment waits for the table's lock (and the other"
                     + " instances' installs) before leaving that table to a DBA.");
 
@@ -28,6 +28,7 @@ public record CaptureSettings(Duration checkInterval, Duration installLockTimeou
                     + " rolling deploy) is a warning before it makes readiness DOWN; 0 keeps it a warning.");
 
     public static CaptureSettings from(ConfigValues values) {
-        return new CaptureSettings(values.get(CHECK_INTERVAL), values.get(INSTALL_LOCK_TIMEOUT), values.get(OUTDATED_GRACE));
+        return new CaptureSettings(values.get(CHECK_INTERVAL), values.get(INSTALL_LOCK_TIMEOUT),
+                values.get(OUTDATED_GRACE));
     }
 }

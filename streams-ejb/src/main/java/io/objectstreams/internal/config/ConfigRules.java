@@ -2,7 +2,12 @@ package io.objectstreams.internal.config;
 
 import io.objectstreams.StreamsException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Validation of configuration values; every failure names the key and says what would be accepted. */
@@ -34,14 +39,15 @@ final class ConfigRules {
                     + " (letters a-z, digits, _ and $, not starting with a digit)");
         }
         if (channel.getBytes(StandardCharsets.UTF_8).length > MAX_IDENTIFIER_BYTES) {
-            throw invalid(key, "'" + value + "' is longer than PostgreSQL's " + MAX_IDENTIFIER_BYTES + "-byte identifier limit");
+            throw invalid(key, "'" + value + "' is longer than PostgreSQL's " + MAX_IDENTIFIER_BYTES
+                    + "-byte identifier limit");
         }
         return channel;
     }
 
     /** A comma-separated list of origins, or {@code *}; empty means none besides the application's own. */
-    static java.util.Set<String> origins(String key, String value) {
-        java.util.Set<String> origins = new java.util.LinkedHashSet<>();
+    static Set<String> origins(String key, String value) {
+        Set<String> origins = new LinkedHashSet<>();
         for (String item : value.split(",")) {
             String origin = item.trim();
             if (origin.isEmpty()) {
@@ -54,7 +60,7 @@ final class ConfigRules {
             origins.add(Origins.normalize(origin).orElseThrow(() -> invalid(key, "'" + origin
                     + "' is not an origin; write scheme://host[:port], e.g. https://app.example.com, or * for any")));
         }
-        return java.util.Set.copyOf(origins);
+        return Set.copyOf(origins);
     }
 
     static boolean bool(String key, Optional<String> value, boolean defaultValue) {
@@ -62,7 +68,7 @@ final class ConfigRules {
         if (text.isEmpty()) {
             return defaultValue;
         }
-        return switch (text.get().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (text.get().toLowerCase(Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;
             default -> throw invalid(key, "'" + value.get() + "' is not true or false");
@@ -70,12 +76,12 @@ final class ConfigRules {
     }
 
     /** {@code 500ms}, {@code 1s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT1S}); positive. */
-    static java.time.Duration duration(String key, Optional<String> value, java.time.Duration defaultValue) {
+    static Duration duration(String key, Optional<String> value, Duration defaultValue) {
         Optional<String> text = present(value);
         if (text.isEmpty()) {
             return defaultValue;
         }
-        java.time.Duration parsed = parseDuration(text.get());
+        Duration parsed = parseDuration(text.get());
         if (parsed == null || parsed.isNegative() || parsed.isZero()) {
             throw invalid(key, "'" + text.get() + "' is not a positive duration such as 500ms, 1s, 2m, 1h, 7d or PT1S");
         }
@@ -83,22 +89,23 @@ final class ConfigRules {
     }
 
     /** As {@link #duration}, but {@code 0} is allowed too, for "never". */
-    static java.time.Duration durationOrZero(String key, Optional<String> value, java.time.Duration defaultValue) {
+    static Duration durationOrZero(String key, Optional<String> value, Duration defaultValue) {
         Optional<String> text = present(value);
         if (text.isEmpty()) {
             return defaultValue;
         }
-        java.time.Duration parsed = parseDuration(text.get());
+        Duration parsed = parseDuration(text.get());
         if (parsed == null || parsed.isNegative()) {
-            throw invalid(key, "'" + text.get() + "' is not 0 or a positive duration such as 500ms, 1s, 2m, 1h, 7d or PT1S");
+            throw invalid(key, "'" + text.get() + "' is not 0 or a positive duration such as 500ms, 1s, 2m, 1h, 7d"
+                    + " or PT1S");
         }
         return parsed;
     }
 
     /** As {@link #durationOrZero}, but a duration other than 0 must be at least {@code min}. */
-    static java.time.Duration durationOrZero(String key, Optional<String> value, java.time.Duration defaultValue,
-                                             java.time.Duration min) {
-        java.time.Duration parsed = durationOrZero(key, value, defaultValue);
+    static Duration durationOrZero(String key, Optional<String> value, Duration defaultValue,
+                                   Duration min) {
+        Duration parsed = durationOrZero(key, value, defaultValue);
         if (!parsed.isZero() && parsed.compareTo(min) < 0) {
             throw invalid(key, "'" + value.map(String::trim).orElse("") + "' is shorter than " + min.toMillis()
                     + "ms; use 0 to turn it off");
@@ -107,22 +114,22 @@ final class ConfigRules {
     }
 
     /** As {@link #duration}, but it must lie between {@code min} and {@code max}, both included. */
-    static java.time.Duration duration(String key, Optional<String> value, java.time.Duration defaultValue,
-                                       java.time.Duration min, java.time.Duration max) {
-        java.time.Duration parsed = duration(key, value, defaultValue);
+    static Duration duration(String key, Optional<String> value, Duration defaultValue,
+                             Duration min, Duration max) {
+        Duration parsed = duration(key, value, defaultValue);
         if (parsed.compareTo(min) < 0 || parsed.compareTo(max) > 0) {
-            throw invalid(key, "'" + value.map(String::trim).orElse("") + "' is outside " + Durations.brief(min) + " to "
-                    + Durations.brief(max));
+            throw invalid(key, "'" + value.map(String::trim).orElse("") + "' is outside " + Durations.brief(min)
+                    + " to " + Durations.brief(max));
         }
         return parsed;
     }
 
     /** A duration in configuration's grammar, or {@code null}: see {@link Durations}. */
-    static java.time.Duration parseDuration(String text) {
+    static Duration parseDuration(String text) {
         return Durations.parse(text, false).orElse(null);
     }
 
-    static java.time.Duration atLeast(String key, java.time.Duration value, java.time.Duration minimum) {
+    static Duration atLeast(String key, Duration value, Duration minimum) {
         if (value.compareTo(minimum) < 0) {
             throw invalid(key, "(" + value + ") must not be shorter than " + minimum);
         }
@@ -173,7 +180,7 @@ final class ConfigRules {
         if (text.isEmpty()) {
             return defaultValue;
         }
-        java.util.regex.Matcher m = BYTES.matcher(text.get().toLowerCase(java.util.Locale.ROOT));
+        Matcher m = BYTES.matcher(text.get().toLowerCase(Locale.ROOT));
         if (m.matches()) {
             try {
                 int shift = switch (m.group(2)) {

@@ -91,6 +91,7 @@ public final class ConfigValues {
         if (verbatim) {
             return raw.filter(r -> !r.text().isEmpty());
         }
-        return raw.flatMap(r -> ConfigRules.present(Optional.of(r.text())).map(text -> new Read(r.key(), text, r.ordinal())));
+        return raw.flatMap(r -> ConfigRules.present(Optional.of(r.text()))
+                .map(text -> new Read(r.key(), text, r.ordinal())));
     }
 }

@@ -8,7 +8,8 @@ public record ListenerSettings(String url, String user, String password, String 
                                int batchSize, Duration deadSessionTimeout, Duration coalesceWindow) {
 
     public static final Setting<String> URL = Setting.text("streams.listener.url", null,
-            "JDBC URL of the listener's own, unpooled connection (LISTEN is session state a pool would leak). Required.");
+            "JDBC URL of the listener's own, unpooled connection (LISTEN is session state a pool would leak)."
+                    + " Required.");
 
     public static final Setting<String> USER = Setting.text("streams.listener.user", null,
             "User of the listener's connection, if not in the URL.");

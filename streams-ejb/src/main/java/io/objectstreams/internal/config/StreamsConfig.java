@@ -105,7 +105,8 @@ public class StreamsConfig {
             } catch (NamingException | ClassCastException e) {
                 throw new StreamsException("invalid_configuration", OutboxSettings.DATASOURCE.key() + "=" + name
                         + " does not name a javax.sql.DataSource in JNDI (" + e + "); set it to the JNDI name of"
-                        + " the application's PostgreSQL datasource, e.g. jdbc/store on Payara or java:/jdbc/store on WildFly", e);
+                        + " the application's PostgreSQL datasource, e.g. jdbc/store on Payara or java:/jdbc/store"
+                        + " on WildFly", e);
             }
             dataSource = found;
         }

@@ -102,7 +102,8 @@ public final class CursorAssigner {
                 claim.execute(LOCK_AND_CLAIM + batchSize);
                 try (ResultSet rs = claim.getResultSet()) {
                     if (!rs.next()) {
-                        throw new SQLException("streams_cursor_state has no row; the schema migration did not complete");
+                        throw new SQLException("streams_cursor_state has no row;"
+                                + " the schema migration did not complete");
                     }
                     last = rs.getLong(1);
                 }

@@ -30,7 +30,8 @@ public final class ListenerConnection implements AutoCloseable {
 
     /** The outbox table this session's {@code search_path} resolves, schema-qualified; null if there is none. */
     private static final String OUTBOX_TABLE = "SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname)"
-            + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass('streams_outbox')";
+            + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            + " WHERE c.oid = to_regclass('streams_outbox')";
 
     /**
      * The session holding an assigner lock, if it has been idle (no statement sent) for longer than the given
@@ -195,7 +196,8 @@ public final class ListenerConnection implements AutoCloseable {
                     double seconds = idle;
                     int fenced = pid;
                     LOG.warning(() -> String.format("Object Streams fenced the assigner session (backend pid %d): it"
-                            + " sent nothing for %.1f s, longer than streams.listener.dead-session-timeout", fenced, seconds));
+                            + " sent nothing for %.1f s, longer than streams.listener.dead-session-timeout",
+                            fenced, seconds));
                     return pid;
                 }
             }

@@ -25,6 +25,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -260,7 +261,7 @@ public class OutboxListener {
                 // cursors (a follower hears them just after the commit's own wakeup) never do.
                 long early = window - (System.nanoTime() - cycleStart);
                 if (wakeup == ListenerConnection.Wakeup.WRITES && early > 0 && running) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(early);
+                    LockSupport.parkNanos(early);
                     connection.drainNotifications();
                 }
             }

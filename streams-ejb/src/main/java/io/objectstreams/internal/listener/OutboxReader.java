@@ -8,6 +8,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -118,7 +121,7 @@ public final class OutboxReader {
      * The high cursor assigned so far, how far retention has deleted (the watermark), and when retention last ran
      * ({@code null}: never).
      */
-    public record CursorState(long lastCursor, long prunedThrough, java.time.Instant prunedAt) {
+    public record CursorState(long lastCursor, long prunedThrough, Instant prunedAt) {
     }
 
     private OutboxReader() {
@@ -165,7 +168,7 @@ public final class OutboxReader {
      * The cursor state with the backlog: committed rows still without a cursor, and how long the oldest has waited
      * ({@code created_at} is its insert time).
      */
-    public record Progress(CursorState state, long backlogRows, java.time.Duration oldestBacklog) {
+    public record Progress(CursorState state, long backlogRows, Duration oldestBacklog) {
     }
 
     /** The state columns; no state row reads as cursor 0, never pruned. */
@@ -188,12 +191,12 @@ public final class OutboxReader {
     public static Progress progress(Connection connection) throws SQLException {
         try (PreparedStatement read = connection.prepareStatement(PROGRESS); ResultSet rs = read.executeQuery()) {
             rs.next();
-            return new Progress(state(rs), rs.getLong(4), java.time.Duration.ofMillis((long) (rs.getDouble(5) * 1000)));
+            return new Progress(state(rs), rs.getLong(4), Duration.ofMillis((long) (rs.getDouble(5) * 1000)));
         }
     }
 
     private static CursorState state(ResultSet rs) throws SQLException {
-        java.sql.Timestamp prunedAt = rs.getTimestamp(3);
+        Timestamp prunedAt = rs.getTimestamp(3);
         return new CursorState(rs.getLong(1), rs.getLong(2), prunedAt == null ? null : prunedAt.toInstant());
     }
 

@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.spi.JsonProvider;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -35,7 +36,8 @@ public class OutboxWriter {
      * The same for one row, the most common transaction: its values as parameters cost the database less than
      * expanding a JSON document (the capture-overhead benchmark's outbox insert, 0.066 ms per write as JSON).
      */
-    static final String INSERT_ONE = "INSERT INTO streams_outbox (model, subject_pk, facet, op, changed_fields, metadata)"
+    static final String INSERT_ONE = "INSERT INTO streams_outbox"
+            + " (model, subject_pk, facet, op, changed_fields, metadata)"
             + " VALUES (?, ?, ?, ?, ?, ?::jsonb)";
 
     /**
@@ -114,7 +116,7 @@ public class OutboxWriter {
             insert.setString(2, row.pk());
             insert.setString(3, row.facet());
             insert.setString(4, row.op().wireName());
-            java.sql.Array fields = connection.createArrayOf("text", row.changedFields().toArray());
+            Array fields = connection.createArrayOf("text", row.changedFields().toArray());
             insert.setArray(5, fields);
             insert.setString(6, metadata(row.actor(), row.correlationId(), traceparent).build().toString());
             insert.executeUpdate();
@@ -145,7 +147,8 @@ public class OutboxWriter {
             }
             if (!bornOrGone.isEmpty()) {
                 try (PreparedStatement drop = connection.prepareStatement(DROP_PARTS)) {
-                    drop.setArray(1, connection.createArrayOf("text", bornOrGone.stream().map(Subject::model).toArray()));
+                    drop.setArray(1, connection.createArrayOf("text",
+                            bornOrGone.stream().map(Subject::model).toArray()));
                     drop.setArray(2, connection.createArrayOf("text", bornOrGone.stream().map(Subject::pk).toArray()));
                     drop.executeUpdate();
                 }

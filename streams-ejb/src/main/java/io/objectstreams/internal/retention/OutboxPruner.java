@@ -138,7 +138,8 @@ public final class OutboxPruner {
                     advance.setLong(1, upto);
                     advance.setLong(2, now.prunedThrough());
                     if (advance.executeUpdate() != 1) {
-                        // Only a pruner moves the watermark, and the lock excludes the others: not expected, never guessed.
+                        // Only a pruner moves the watermark, and the lock excludes the others: not expected, never
+                        // guessed.
                         connection.rollback();
                         stoppedEarly = "the watermark moved under this run";
                         break;

@@ -48,7 +48,10 @@ final class Reachability {
         return false;
     }
 
-    /** Runs {@code work}, again after a growing delay while the database is unreachable, until {@code timeout} has passed. */
+    /**
+     * Runs {@code work}, again after a growing delay while the database is unreachable, until {@code timeout} has
+     * passed.
+     */
     static <T> T retry(Supplier<T> work, Duration timeout, Sleeper sleeper, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Duration delay = FIRST_DELAY;

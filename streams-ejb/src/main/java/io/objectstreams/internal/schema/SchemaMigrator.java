@@ -91,7 +91,8 @@ public final class SchemaMigrator {
                 record.setString(2, migration.description());
                 record.executeUpdate();
             }
-            LOG.info(() -> "Object Streams applied schema migration V" + migration.version() + " " + migration.description());
+            LOG.info(() -> "Object Streams applied schema migration V" + migration.version() + " "
+                    + migration.description());
             applied++;
         }
         return applied;

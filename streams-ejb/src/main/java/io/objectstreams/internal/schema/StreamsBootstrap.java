@@ -40,8 +40,8 @@ public class StreamsBootstrap {
         ProcessLimits process = ProcessLimits.now();
         process.warnings(config.transport().connections()).forEach(LOG::warning);
         if (process.admitsNoConnection(config.transport().connections())) {
-            LOG.severe("Object Streams will refuse every connection: the process's open-file limit leaves none after the"
-                    + " files open now and streams.connections.reserved-files (docs/operations.md)");
+            LOG.severe("Object Streams will refuse every connection: the process's open-file limit leaves none after"
+                    + " the files open now and streams.connections.reserved-files (docs/operations.md)");
         }
         LOG.info(() -> "Object Streams ready: datasource " + config.dataSourceName() + ", notify channel " + channel);
     }

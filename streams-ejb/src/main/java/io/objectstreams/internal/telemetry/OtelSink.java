@@ -12,6 +12,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.DoubleHistogramBuilder;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.ObservableDoubleMeasurement;
 import io.opentelemetry.api.metrics.ObservableLongMeasurement;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
@@ -156,7 +157,8 @@ final class OtelSink implements TelemetrySink {
                 }));
         upDown(meter, "objectstreams.subscriptions", "{subscription}", "Active subscriptions, by transport",
                 m -> sessions(figures).ifPresent(s -> {
-                    m.record(Math.max(0, s.subscriptions() - s.sseSubscriptions()), Attributes.of(TRANSPORT, "websocket"));
+                    m.record(Math.max(0, s.subscriptions() - s.sseSubscriptions()),
+                            Attributes.of(TRANSPORT, "websocket"));
                     m.record(s.sseSubscriptions(), Attributes.of(TRANSPORT, "sse"));
                 }));
         upDown(meter, "objectstreams.outbound.queued", "By", "Bytes queued for clients, charged to the server's budget",
@@ -165,7 +167,8 @@ final class OtelSink implements TelemetrySink {
                 m -> listener(figures, ListenerReport::backlogRows).ifPresent(m::record));
         gauge(meter, "objectstreams.backlog.age", "s", "How long the oldest row without a cursor has waited",
                 m -> listener(figures, r -> r.oldestBacklogAge() == null ? -1L
-                        : r.backlogRows() == 0 ? 0L : r.oldestBacklogAge().toMillis()).ifPresent(ms -> m.record(ms / 1000.0)));
+                        : r.backlogRows() == 0 ? 0L : r.oldestBacklogAge().toMillis())
+                        .ifPresent(ms -> m.record(ms / 1000.0)));
         longGauge(meter, "objectstreams.cursor.last_assigned", "{cursor}", "The highest cursor known to be assigned",
                 m -> listener(figures, ListenerReport::lastAssignedCursor).ifPresent(m::record));
         longGauge(meter, "objectstreams.cursor.last_delivered", "{cursor}",
@@ -201,7 +204,7 @@ final class OtelSink implements TelemetrySink {
     }
 
     private void gauge(Meter meter, String name, String unit, String doc,
-                       Consumer<io.opentelemetry.api.metrics.ObservableDoubleMeasurement> read) {
+                       Consumer<ObservableDoubleMeasurement> read) {
         observers.add(meter.gaugeBuilder(name).setUnit(unit).setDescription(doc).buildWithCallback(read));
     }
 
@@ -268,7 +271,8 @@ final class OtelSink implements TelemetrySink {
     /** A stored {@code traceparent} ({@code 00-<32 hex>-<16 hex>-<2 hex>}), or {@code null} if it is not one. */
     static SpanContext parse(String traceparent) {
         if (traceparent.length() != 55 || !traceparent.startsWith("00-") || traceparent.charAt(35) != '-'
-                || traceparent.charAt(52) != '-' || hex(traceparent.charAt(53)) < 0 || hex(traceparent.charAt(54)) < 0) {
+                || traceparent.charAt(52) != '-' || hex(traceparent.charAt(53)) < 0
+                || hex(traceparent.charAt(54)) < 0) {
             return null;
         }
         SpanContext context = SpanContext.createFromRemoteParent(traceparent.substring(3, 35),

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
+import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -64,7 +65,7 @@ public class Telemetry {
                         .getConstructor(BeanManager.class, TelemetrySettings.class).newInstance(beans, settings);
                 off = sink.metricsOff();
             } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-                Throwable cause = e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null
+                Throwable cause = e instanceof InvocationTargetException && e.getCause() != null
                         ? e.getCause() : e;
                 LOG.log(Level.FINE, "OpenTelemetry could not be used", cause);
                 off = cause instanceof IllegalStateException ? cause.getMessage()

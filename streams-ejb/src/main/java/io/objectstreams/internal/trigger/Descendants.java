@@ -15,7 +15,8 @@ import java.util.List;
 final class Descendants {
 
     private static final String QUERY = "WITH RECURSIVE d(oid) AS (SELECT inhrelid FROM pg_inherits"
-            + " WHERE inhparent = to_regclass(?) UNION SELECT i.inhrelid FROM pg_inherits i JOIN d ON i.inhparent = d.oid)"
+            + " WHERE inhparent = to_regclass(?) UNION SELECT i.inhrelid FROM pg_inherits i"
+            + " JOIN d ON i.inhparent = d.oid)"
             + " SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) FROM d JOIN pg_class c ON c.oid = d.oid"
             + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN (?, ?) ORDER BY 1";
 

@@ -14,8 +14,8 @@ final class Sql {
     }
 
     /**
-     * A failure as a log line or health may name it: the SQLState, or the exception's kind. Never the message, which can
-     * name hosts and SQL, and health is public.
+     * A failure as a log line or health may name it: the SQLState, or the exception's kind. Never the message, which
+     * can name hosts and SQL, and health is public.
      */
     static String failure(Exception e) {
         return e instanceof SQLException sql && sql.getSQLState() != null ? "SQLState " + sql.getSQLState()

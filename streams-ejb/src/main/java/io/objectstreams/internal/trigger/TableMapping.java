@@ -1,6 +1,8 @@
 package io.objectstreams.internal.trigger;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,7 +32,7 @@ public record TableMapping(String entity, String schema, String table, List<Stri
         Objects.requireNonNull(table);
         keyColumns = List.copyOf(keyColumns);
         subjectColumns = List.copyOf(subjectColumns);
-        attributes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
+        attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
     }
 
     /** The table as SQL: quoted, schema-qualified when a schema is named. */
@@ -40,7 +42,7 @@ public record TableMapping(String entity, String schema, String table, List<Stri
 
     /** Every column the trigger reads: keys, subject columns and attributes' columns, each once. */
     public List<String> columns() {
-        java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(keyColumns);
+        LinkedHashSet<String> all = new LinkedHashSet<>(keyColumns);
         all.addAll(subjectColumns);
         attributes.values().forEach(all::addAll);
         return List.copyOf(all);

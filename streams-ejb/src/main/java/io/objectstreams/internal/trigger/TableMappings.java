@@ -80,7 +80,8 @@ public final class TableMappings {
                     references.put(name, member);
                     attributes.put(name, joinColumns(member, name, JpaMembers.type(member)));
                 }
-            } else if (member.isAnnotationPresent(Embedded.class) || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
+            } else if (member.isAnnotationPresent(Embedded.class)
+                    || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
                 attributes.put(name, embeddedColumns(JpaMembers.type(member), member, ""));
             } else {
                 attributes.put(name, List.of(column(member, name)));
@@ -140,20 +141,24 @@ public final class TableMappings {
     private static List<String> embeddedColumns(Class<?> embeddable, AccessibleObject embedding, String prefix) {
         Map<String, Column> overrides = new LinkedHashMap<>();
         AttributeOverrides many = embedding.getAnnotation(AttributeOverrides.class);
-        for (AttributeOverride one : many != null ? many.value() : embedding.getAnnotationsByType(AttributeOverride.class)) {
+        for (AttributeOverride one : many != null ? many.value()
+                : embedding.getAnnotationsByType(AttributeOverride.class)) {
             overrides.put(one.name(), one.column());
         }
         List<String> columns = new ArrayList<>();
-        for (AccessibleObject member : JpaMembers.persistentMembers(embeddable, JpaMembers.usesFieldAccess(embeddable))) {
+        for (AccessibleObject member : JpaMembers.persistentMembers(embeddable,
+                JpaMembers.usesFieldAccess(embeddable))) {
             String path = prefix + JpaMembers.attributeName(member);
             if (isCollection(member) || member.isAnnotationPresent(Lob.class)) {
                 continue;
             }
             if (member.isAnnotationPresent(ManyToOne.class) || member.isAnnotationPresent(OneToOne.class)) {
                 throw new StreamsException("capture_failed", "Trigger capture cannot map the relationship " + path
-                        + " inside embeddable " + embeddable.getName() + "; capture its entity with the entity listener");
+                        + " inside embeddable " + embeddable.getName()
+                        + "; capture its entity with the entity listener");
             }
-            if (member.isAnnotationPresent(Embedded.class) || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
+            if (member.isAnnotationPresent(Embedded.class)
+                    || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
                 columns.addAll(embeddedColumns(JpaMembers.type(member), member, path + "."));
                 continue;
             }
@@ -192,7 +197,8 @@ public final class TableMappings {
      * subject's pk: a join column that references another column (a {@code referencedColumnName} not of the key)
      * cannot give it, and is refused.
      */
-    private static List<String> keyReference(Class<?> owner, AccessibleObject member, String attribute, Class<?> target) {
+    private static List<String> keyReference(Class<?> owner, AccessibleObject member, String attribute,
+                                             Class<?> target) {
         JoinColumns many = member.getAnnotation(JoinColumns.class);
         JoinColumn[] declared = many != null ? many.value() : member.getAnnotationsByType(JoinColumn.class);
         if (Arrays.stream(declared).allMatch(join -> join.referencedColumnName().isEmpty())) {
@@ -202,10 +208,12 @@ public final class TableMappings {
         String[] ordered = new String[targetKeys.size()];
         for (JoinColumn join : declared) {
             String referenced = name(join.referencedColumnName());
-            int at = join.referencedColumnName().isEmpty() && targetKeys.size() == 1 ? 0 : targetKeys.indexOf(referenced);
+            int at = join.referencedColumnName().isEmpty() && targetKeys.size() == 1 ? 0
+                    : targetKeys.indexOf(referenced);
             if (at < 0) {
-                throw refused(owner, "its subject reference " + attribute + " joins on column " + join.referencedColumnName()
-                        + " of " + target.getName() + ", not on its key " + targetKeys + ": the subject's pk is its key");
+                throw refused(owner, "its subject reference " + attribute + " joins on column "
+                        + join.referencedColumnName() + " of " + target.getName() + ", not on its key " + targetKeys
+                        + ": the subject's pk is its key");
             }
             ordered[at] = join.name().isEmpty() ? name(attribute + "_" + targetKeys.get(at)) : name(join.name());
         }
@@ -219,7 +227,8 @@ public final class TableMappings {
     /** The primary key's columns of an entity, in declared order; nothing else of its mapping is read. */
     private static List<String> keyColumns(Class<?> entityClass) {
         List<String> keys = new ArrayList<>();
-        for (AccessibleObject member : JpaMembers.persistentMembers(entityClass, JpaMembers.usesFieldAccess(entityClass))) {
+        for (AccessibleObject member : JpaMembers.persistentMembers(entityClass,
+                JpaMembers.usesFieldAccess(entityClass))) {
             if (member.isAnnotationPresent(EmbeddedId.class)) {
                 keys.addAll(embeddedColumns(JpaMembers.type(member), member, ""));
             } else if (member.isAnnotationPresent(Id.class)) {
@@ -240,7 +249,8 @@ public final class TableMappings {
 
     private static boolean isCollection(AccessibleObject member) {
         return member.isAnnotationPresent(OneToMany.class) || member.isAnnotationPresent(ManyToMany.class)
-                || member.isAnnotationPresent(ElementCollection.class) || Collection.class.isAssignableFrom(JpaMembers.type(member))
+                || member.isAnnotationPresent(ElementCollection.class)
+                || Collection.class.isAssignableFrom(JpaMembers.type(member))
                 || Map.class.isAssignableFrom(JpaMembers.type(member));
     }
 

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * Trigger capture of this application (G3): at deployment, the mapping of every entity captured by trigger, the
@@ -106,13 +107,14 @@ public class TriggerCapture {
                 try {
                     byListener.add(TableMappings.of(entity));
                 } catch (StreamsException unmappable) {
-                    LOG.log(Level.FINE, entity.getName() + ": no table to look at for stray capture triggers", unmappable);
+                    LOG.log(Level.FINE, entity.getName() + ": no table to look at for stray capture triggers",
+                            unmappable);
                 }
             }
         }
         captured = List.copyOf(byTrigger);
         modes.partsByTrigger(byTrigger.stream().filter(TableMapping::part).map(TableMapping::model)
-                .collect(java.util.stream.Collectors.toSet()));
+                .collect(Collectors.toSet()));
         listenerTables = List.copyOf(byListener);
         // Told only after installing, when this deployment installs: a SEVERE "not captured" logged just before the
         // install that captures them would send an operator after nothing.

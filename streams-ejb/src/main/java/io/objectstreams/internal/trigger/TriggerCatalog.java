@@ -27,7 +27,8 @@ public final class TriggerCatalog {
      */
     private static final String COLUMNS = "SELECT a.attname, CASE WHEN coll.collisdeterministic IS FALSE"
             + " THEN 'nondeterministic' WHEN b.typtype = 'c' THEN 'composite'"
-            + " WHEN b.typcategory = 'A' THEN 'array of ' || CASE WHEN e.typtype = 'c' THEN 'composite' ELSE e.typname END"
+            + " WHEN b.typcategory = 'A' THEN 'array of ' || CASE WHEN e.typtype = 'c' THEN 'composite'"
+            + " ELSE e.typname END"
             + " ELSE b.typname END"
             + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
             + " JOIN pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END"
@@ -98,10 +99,10 @@ public final class TriggerCatalog {
     }
 
     /**
-     * What stands between the table and capture by {@code sql}: a problem when some writes would not be captured
-     * (a trigger missing or disabled, a table or column gone), a warning when they are captured by a trigger
-     * installed from another mapping. Nothing when its four triggers are installed, enabled and current, on the table and on each of its partitions
-     * and inheritance children.
+     * What stands between the table and capture by {@code sql}: a problem when some writes would not be captured (a
+     * trigger missing or disabled, a table or column gone), a warning when they are captured by a trigger installed
+     * from another mapping. Nothing when its four triggers are installed, enabled and current, on the table and on each
+     * of its partitions and inheritance children.
      * {@code types} are the table's columns ({@link #columnTypes}).
      */
     public static void check(Connection connection, TableMapping mapping, Map<String, String> types, TriggerSql sql,
@@ -120,7 +121,8 @@ public final class TriggerCatalog {
         }
         checkTriggers(connection, table, mapping, sql, findings);
         for (String foreign : Descendants.foreign(connection, table)) {
-            findings.problem("table " + foreign + ", a foreign table below " + table + ", cannot carry capture triggers:"
+            findings.problem("table " + foreign + ", a foreign table below " + table
+                    + ", cannot carry capture triggers:"
                     + " writes naming it are not captured; detach it, or publish its changes (StreamsPublisher)");
         }
         for (String descendant : Descendants.of(connection, table)) {
@@ -134,7 +136,9 @@ public final class TriggerCatalog {
         }
     }
 
-    /** The five capture triggers of {@code table} (the mapping's own, or a descendant of it): there, enabled, current. */
+    /**
+     * The five capture triggers of {@code table} (the mapping's own, or a descendant of it): there, enabled, current.
+     */
     private static void checkTriggers(Connection connection, String table, TableMapping mapping, TriggerSql sql,
                                       Findings findings) throws SQLException {
         Map<String, String[]> found = triggers(connection, table);
@@ -149,7 +153,8 @@ public final class TriggerCatalog {
                         + ("D".equals(state[0]) ? "DISABLE" : "ENABLE REPLICA") + " TRIGGER): its writes are not"
                         + " captured; ALTER TABLE " + table + " ENABLE TRIGGER " + trigger);
             } else if (!(TriggerSql.MARK + sql.hash()).equals(state[1])) {
-                findings.outdated(table + " " + trigger, "trigger " + trigger + " on " + table + " was installed for another mapping of "
+                findings.outdated(table + " " + trigger, "trigger " + trigger + " on " + table
+                        + " was installed for another mapping of "
                         + mapping.entity() + " (" + state[1] + ", this deployment's is " + sql.hash() + "): writes are"
                         + " captured as that mapping says, as while two versions run side by side; once only this"
                         + " one runs, " + installHint());
@@ -211,7 +216,8 @@ public final class TriggerCatalog {
                 if (newerRuns) {
                     LOG.warning(() -> "Object Streams leaves the capture triggers of " + mapping.qualifiedTable()
                             + " as a newer mapping installed them (" + installed + ", this deployment's " + sql.hash()
-                            + " is older) while an instance running it runs; once none does, this one installs its own");
+                            + " is older) while an instance running it runs;"
+                            + " once none does, this one installs its own");
                 }
                 connection.commit(); // what was seen is kept
                 return false;

@@ -1,5 +1,6 @@
 package io.objectstreams.internal.trigger;
 
+import io.objectstreams.StreamsException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,18 +17,17 @@ import java.util.function.Function;
  * installed from another mapping (a renamed column, a new attribute, another channel) is told apart from the
  * current one.
  *
- * <p>Per statement, one {@code INSERT ... SELECT} writes the outbox rows: one per subject for a part of another
- * object, one per row otherwise, in the order the database gives. An update joins the old and new rows on the key
- * (one full hash join): a row whose key changed is a delete plus a create, and a row whose compared columns are all
- * unchanged writes nothing. The rows get ids that
- * draw from no sequence of the application's (EclipseLink reads an {@code IDENTITY} id back with {@code lastval()},
- * which any {@code nextval} moves): negative, from the transaction's batch (schema V6's {@code streams_trigger_batch()},
- * drawn once per transaction, before an insert draws its own ids, by a {@code BEFORE INSERT} trigger) and a
- * transaction-local count, so they are unique and increase within a transaction, whatever the transaction ids do
- * (a restore into a new cluster starts them again). The assigner numbers rows by their {@code wal_position}, read
- * once per statement after its writes, and by id within it; the ids' order is never used across transactions. A
- * statement that wrote
- * rows notifies the wakeup channel, which PostgreSQL delivers once per transaction, at commit.
+ * <p>Per statement, one {@code INSERT ... SELECT} writes the outbox rows: one per subject for a part of another object,
+ * one per row otherwise, in the order the database gives. An update joins the old and new rows on the key (one full
+ * hash join): a row whose key changed is a delete plus a create, and a row whose compared columns are all unchanged
+ * writes nothing. The rows get ids that draw from no sequence of the application's (EclipseLink reads an
+ * {@code IDENTITY} id back with {@code lastval()}, which any {@code nextval} moves): negative, from the transaction's
+ * batch (schema V6's {@code streams_trigger_batch()}, drawn once per transaction, before an insert draws its own ids,
+ * by a {@code BEFORE INSERT} trigger) and a transaction-local count, so they are unique and increase within a
+ * transaction, whatever the transaction ids do (a restore into a new cluster starts them again). The assigner numbers
+ * rows by their {@code wal_position}, read once per statement after its writes, and by id within it; the ids' order is
+ * never used across transactions. A statement that wrote rows notifies the wakeup channel, which PostgreSQL delivers
+ * once per transaction, at commit.
  */
 public final class TriggerSql {
 
@@ -89,7 +89,7 @@ public final class TriggerSql {
         String function = function(mapping, types, channel, outbox, ownSchema);
         if (function.contains("$streams$")) {
             // The body is dollar-quoted: a name or label holding the quote would end it early.
-            throw new io.objectstreams.StreamsException("capture_failed", "Trigger capture cannot map " + mapping.entity()
+            throw new StreamsException("capture_failed", "Trigger capture cannot map " + mapping.entity()
                     + ": a name or label of its mapping contains $streams$");
         }
         this.hash = sha256(function).substring(0, 16);
@@ -125,14 +125,15 @@ public final class TriggerSql {
             }
             name = cut + suffix;
         }
-        return mapping.schema() == null ? Sql.identifier(name) : Sql.identifier(mapping.schema()) + "." + Sql.identifier(name);
+        return mapping.schema() == null ? Sql.identifier(name)
+                : Sql.identifier(mapping.schema()) + "." + Sql.identifier(name);
     }
 
     /** Every statement that installs (or replaces) this table's capture, in order; for a script or one transaction. */
     public List<String> install() {
         List<String> statements = new ArrayList<>();
-        statements.add("CREATE OR REPLACE FUNCTION " + functionName() + "() RETURNS trigger LANGUAGE plpgsql AS $streams$\n"
-                + body + "$streams$");
+        statements.add("CREATE OR REPLACE FUNCTION " + functionName()
+                + "() RETURNS trigger LANGUAGE plpgsql AS $streams$\n" + body + "$streams$");
         statements.addAll(installOn(mapping.qualifiedTable()));
         return statements;
     }
@@ -193,19 +194,22 @@ public final class TriggerSql {
                     + subjectNew + ")) s(pk) WHERE " + noOld + " OR " + noNew + " OR " + changed);
             deleted = parts(fields, "SELECT " + subjectOld + " FROM streams_old o");
         } else {
-            inserted = "SELECT " + subjectPk(m, "n") + " AS pk, 'created' AS op, '{}'::text[] AS fields FROM streams_new n";
+            inserted = "SELECT " + subjectPk(m, "n") + " AS pk, 'created' AS op, '{}'::text[] AS fields"
+                    + " FROM streams_new n";
             updated = "SELECT * FROM (SELECT CASE WHEN " + noNew + " THEN " + subjectPk(m, "o") + " ELSE "
                     + subjectPk(m, "n") + " END AS pk, CASE WHEN " + noOld + " THEN 'created' WHEN " + noNew
                     + " THEN 'deleted' ELSE 'updated' END AS op, CASE WHEN " + noOld + " OR " + noNew
                     + " THEN '{}'::text[] ELSE " + changedFields(m, types) + " END AS fields" + pairs
                     + ") u WHERE u.op <> 'updated' OR cardinality(u.fields) > 0";
-            deleted = "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields FROM streams_old o";
+            deleted = "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields"
+                    + " FROM streams_old o";
         }
         return "-- Object Streams trigger capture of " + oneLine(m.entity()) + " (model " + oneLine(m.model())
                 + ", facet " + oneLine(m.facet()) + ")\n"
                 + "DECLARE\n"
                 // Any session may set the counter: a value below 0 would reach into an earlier transaction's ids.
-                + "  used bigint := greatest(0, coalesce(nullif(current_setting('streams.captured', true), ''), '0')::bigint);\n"
+                + "  used bigint := greatest(0, coalesce(nullif(current_setting('streams.captured', true), ''),"
+                + " '0')::bigint);\n"
                 // This transaction's batch, drawn at its first captured statement (schema V6).
                 + "  base bigint := " + ownSchema + "streams_trigger_batch();\n"
                 // After the statement's own writes: the cursor assigner numbers rows in this order (schema V4).
@@ -220,8 +224,9 @@ public final class TriggerSql {
                 + "  GET DIAGNOSTICS added = ROW_COUNT;\n"
                 + "  IF added > 0 THEN\n"
                 + "    IF used + added > " + MAX_ROWS_PER_TRANSACTION + " THEN\n"
-                + "      RAISE EXCEPTION 'Object Streams: one transaction may capture at most " + MAX_ROWS_PER_TRANSACTION
-                + " rows through triggers; split it' USING ERRCODE = 'program_limit_exceeded';\n"
+                + "      RAISE EXCEPTION 'Object Streams: one transaction may capture at most "
+                + MAX_ROWS_PER_TRANSACTION + " rows through triggers; split it'"
+                + " USING ERRCODE = 'program_limit_exceeded';\n"
                 + "    END IF;\n"
                 + "    PERFORM set_config('streams.captured', (used + added)::text, true);\n"
                 + "    PERFORM pg_notify(" + Sql.literal(channel) + ", '');\n"
@@ -286,7 +291,8 @@ public final class TriggerSql {
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -128,7 +128,8 @@ public class AdminServlet extends HttpServlet {
                     + " authenticated caller in the role " + ROLE);
         }
         if (!request.isUserInRole(ROLE)) {
-            throw new ProtocolError(ErrorCode.FORBIDDEN, request.getUserPrincipal().getName() + " is not in the role " + ROLE);
+            throw new ProtocolError(ErrorCode.FORBIDDEN,
+                    request.getUserPrincipal().getName() + " is not in the role " + ROLE);
         }
     }
 
@@ -140,13 +141,15 @@ public class AdminServlet extends HttpServlet {
         }
         Optional<String> own = StreamsFeed.normalizeOrigin(request.getScheme() + "://" + request.getHeader("Host"));
         if (own.isEmpty() || !own.equals(StreamsFeed.normalizeOrigin(origin))) {
-            throw new ProtocolError(ErrorCode.ORIGIN_NOT_ALLOWED, "A prune may not be posted from a page of " + ProtocolError.quoted(origin));
+            throw new ProtocolError(ErrorCode.ORIGIN_NOT_ALLOWED, "A prune may not be posted from a page of "
+                    + ProtocolError.quoted(origin));
         }
     }
 
     private static ProtocolError notFound(HttpServletRequest request) {
         return new ProtocolError(ErrorCode.NOT_FOUND, "No admin endpoint " + request.getMethod() + " streams/admin"
-                + (request.getPathInfo() == null ? "" : request.getPathInfo()) + "; there are GET status, GET capture.sql and POST prune");
+                + (request.getPathInfo() == null ? "" : request.getPathInfo())
+                + "; there are GET status, GET capture.sql and POST prune");
     }
 
     private JsonObject status() throws ProtocolError {
@@ -187,7 +190,8 @@ public class AdminServlet extends HttpServlet {
     private JsonObject prune(HttpServletRequest request) throws ProtocolError {
         for (String name : request.getParameterMap().keySet()) {
             if (!PRUNE_PARAMETERS.contains(name)) {
-                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "prune takes dryRun, maxAge and maxRows, not " + ProtocolError.quoted(name));
+                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "prune takes dryRun, maxAge and maxRows, not "
+                        + ProtocolError.quoted(name));
             }
         }
         boolean dryRun = switch (Optional.ofNullable(request.getParameter("dryRun")).orElse("false")) {
@@ -204,8 +208,8 @@ public class AdminServlet extends HttpServlet {
             maxRows = configured.maxRows();
         }
         if (maxAge == null && maxRows == 0) {
-            throw new ProtocolError(ErrorCode.NO_RETENTION_BOUND, "Give maxAge or maxRows (retention configures neither, so"
-                    + " there is nothing to apply)");
+            throw new ProtocolError(ErrorCode.NO_RETENTION_BOUND, "Give maxAge or maxRows"
+                    + " (retention configures neither, so there is nothing to apply)");
         }
         PruneOutcome outcome;
         try {
@@ -229,7 +233,8 @@ public class AdminServlet extends HttpServlet {
         Duration age = StreamsFeed.parseDuration(text).orElseThrow(() -> new ProtocolError(ErrorCode.INVALID_PARAMETER,
                 "maxAge '" + text + "' is not a duration such as 90m, 12h or 7d"));
         if (age.compareTo(StreamsFeed.MIN_RETENTION_AGE) < 0) {
-            throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "maxAge must be at least " + StreamsFeed.MIN_RETENTION_AGE.toMinutes()
+            throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "maxAge must be at least "
+                    + StreamsFeed.MIN_RETENTION_AGE.toMinutes()
                     + " minute: younger rows may still be on their way to clients");
         }
         return age;

@@ -4,6 +4,7 @@ import io.objectstreams.Filterable;
 import io.objectstreams.Lookup;
 import io.objectstreams.internal.keys.InvalidKeyText;
 import io.objectstreams.internal.keys.KeySpelling;
+import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -63,10 +64,12 @@ public final class FilterDeclarations {
             if (field == null) {
                 errors.put(key, List.of(declared.isEmpty()
                         ? "Unknown filter: this model declares no filterable attributes."
-                        : "Unknown filter. Filterable attributes: " + String.join(", ", new TreeMap<>(declared).keySet()) + "."));
+                        : "Unknown filter. Filterable attributes: "
+                                + String.join(", ", new TreeMap<>(declared).keySet()) + "."));
                 continue;
             }
-            Lookup lookup = Arrays.stream(Lookup.values()).filter(l -> l.suffix().equals(suffix)).findFirst().orElse(null);
+            Lookup lookup = Arrays.stream(Lookup.values()).filter(l -> l.suffix().equals(suffix)).findFirst()
+                    .orElse(null);
             if (lookup == null || !field.lookups().contains(lookup)) {
                 errors.put(key, List.of((lookup == null ? "Unknown lookup '" + suffix + "'" : "Lookup '" + suffix
                         + "' is not allowed") + " on " + attribute + ". Allowed: " + keys(field) + "."));
@@ -106,7 +109,7 @@ public final class FilterDeclarations {
                     items.addAll(array);
                 } else if (value instanceof JsonString text) {
                     Arrays.stream(text.getString().split(",", -1)).map(String::trim)
-                            .forEach(s -> items.add(jakarta.json.Json.createValue(s)));
+                            .forEach(s -> items.add(Json.createValue(s)));
                 } else {
                     throw new BadValue("Enter a list of values (a JSON array or a comma-separated string).");
                 }
@@ -136,7 +139,8 @@ public final class FilterDeclarations {
         }
         BigDecimal number = new BigDecimal(text);
         if (number.precision() - number.scale() > MAX_NUMBER_DIGITS || number.scale() > MAX_NUMBER_DIGITS) {
-            throw new BadValue("Enter a number with at most " + MAX_NUMBER_DIGITS + " digits before and after the point.");
+            throw new BadValue("Enter a number with at most " + MAX_NUMBER_DIGITS
+                    + " digits before and after the point.");
         }
         return number;
     }

@@ -157,7 +157,8 @@ final class TyrusIdleTimer {
         }
 
         @Override
-        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
+                                                         TimeUnit unit) {
             return container.scheduleWithFixedDelay(command, initialDelay, delay, unit);
         }
 

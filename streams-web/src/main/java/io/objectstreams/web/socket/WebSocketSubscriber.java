@@ -11,6 +11,7 @@ import io.objectstreams.web.subscription.SubscribeRequest;
 import io.objectstreams.web.subscription.Subscriber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import jakarta.json.JsonStructure;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.SendResult;
@@ -85,7 +86,8 @@ final class WebSocketSubscriber implements Subscriber {
         try {
             lastActive = System.nanoTime();
             current.setContextClassLoader(SEND_LOADER);
-            socket.getAsyncRemote().sendText(message.text(), (SendResult result) -> done.accept(result.isOK() ? null : result.getException()));
+            socket.getAsyncRemote().sendText(message.text(),
+                    (SendResult result) -> done.accept(result.isOK() ? null : result.getException()));
         } finally {
             current.setContextClassLoader(application);
         }
@@ -135,7 +137,8 @@ final class WebSocketSubscriber implements Subscriber {
 
     @Override
     public void close(String reason, boolean clientFault) {
-        close(clientFault ? CloseReason.CloseCodes.VIOLATED_POLICY : CloseReason.CloseCodes.UNEXPECTED_CONDITION, reason);
+        close(clientFault ? CloseReason.CloseCodes.VIOLATED_POLICY : CloseReason.CloseCodes.UNEXPECTED_CONDITION,
+                reason);
     }
 
     void close(CloseReason.CloseCode code, String reason) {
@@ -205,8 +208,9 @@ final class WebSocketSubscriber implements Subscriber {
         try {
             return SubscribeRequest.parse(message);
         } catch (ProtocolError refused) {
-            throw message.get("subscription_id") instanceof jakarta.json.JsonString id
-                    && id.getString().length() <= SubscribeRequest.MAX_ID_CHARS ? refused.about(id.getString()) : refused;
+            throw message.get("subscription_id") instanceof JsonString id
+                    && id.getString().length() <= SubscribeRequest.MAX_ID_CHARS
+                    ? refused.about(id.getString()) : refused;
         }
     }
 

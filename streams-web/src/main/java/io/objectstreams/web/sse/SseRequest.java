@@ -9,6 +9,7 @@ import io.objectstreams.web.subscription.SubscribeRequest;
 import jakarta.json.JsonObjectBuilder;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -34,19 +35,20 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
      * @param defaultHeartbeat the heartbeat when the request names none ({@code streams.sse.heartbeat})
      * @param defaultLifetime  the lifetime when the request names none ({@code streams.sse.lifetime})
      */
-    static SseRequest parse(String model, Map<String, String[]> parameters, String lastEventId, Duration defaultHeartbeat,
-                            Duration defaultLifetime) throws ProtocolError {
+    static SseRequest parse(String model, Map<String, String[]> parameters, String lastEventId,
+                            Duration defaultHeartbeat, Duration defaultLifetime) throws ProtocolError {
         JsonObjectBuilder filter = Messages.JSON.createObjectBuilder();
         boolean filtered = false;
         for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
             String name = parameter.getKey();
             boolean filterKey = name.startsWith(FILTER_PREFIX) && name.length() > FILTER_PREFIX.length();
             if (!filterKey && !PARAMETERS.contains(name)) {
-                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "Unknown parameter " + ProtocolError.quoted(name) + "; expected kind, pk,"
-                        + " filter.<key>, cursor, members, heartbeat or lifetime");
+                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "Unknown parameter " + ProtocolError.quoted(name)
+                        + "; expected kind, pk, filter.<key>, cursor, members, heartbeat or lifetime");
             }
             if (parameter.getValue().length != 1 && !name.equals("members")) {
-                throw new ProtocolError(filterKey ? ErrorCode.INVALID_FILTER : invalid(name.equals("pk") ? "kind" : name),
+                throw new ProtocolError(
+                        filterKey ? ErrorCode.INVALID_FILTER : invalid(name.equals("pk") ? "kind" : name),
                         "Parameter '" + name + "' is given " + parameter.getValue().length + " times; give it once");
             }
             if (filterKey) {
@@ -63,11 +65,12 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             throw new ProtocolError(ErrorCode.INVALID_KIND, "kind=object needs pk");
         }
         if (kind != SubscriptionKind.OBJECT && pk != null) {
-            throw new ProtocolError(ErrorCode.INVALID_KIND, "pk applies only to kind=object, not kind=" + kind.wireName());
+            throw new ProtocolError(ErrorCode.INVALID_KIND, "pk applies only to kind=object, not kind="
+                    + kind.wireName());
         }
         if (filtered && kind != SubscriptionKind.FILTER) {
-            throw new ProtocolError(ErrorCode.INVALID_KIND, "filter.<key> parameters apply only to kind=filter, not kind="
-                    + kind.wireName());
+            throw new ProtocolError(ErrorCode.INVALID_KIND,
+                    "filter.<key> parameters apply only to kind=filter, not kind=" + kind.wireName());
         }
         Long urlCursor = single(parameters, "cursor") != null ? cursor(single(parameters, "cursor"), "cursor") : null;
         Long cursor = lastEventId != null ? Long.valueOf(cursor(lastEventId.trim(), "Last-Event-ID")) : urlCursor;
@@ -81,8 +84,9 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         // the URL it was opened with and a newer Last-Event-ID: its members then describe another cursor, and are
         // not used (the replay classifies without them, resyncing where it cannot tell; see docs/protocol.md).
         boolean membersApply = cursor != null && cursor.equals(urlCursor);
-        SubscribeRequest request = new SubscribeRequest(kind, model, pk, kind == SubscriptionKind.FILTER ? filter.build() : null,
-                null, cursor, null, null, membersApply ? members : null);
+        SubscribeRequest request = new SubscribeRequest(kind, model, pk,
+                kind == SubscriptionKind.FILTER ? filter.build() : null, null, cursor, null, null,
+                membersApply ? members : null);
         return new SseRequest(request, heartbeat, lifetime);
     }
 
@@ -94,7 +98,7 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
         if (kind == SubscriptionKind.OBJECT) {
             throw new ProtocolError(ErrorCode.INVALID_KIND, "members applies only to kind=filter or kind=model");
         }
-        Set<String> members = new java.util.LinkedHashSet<>();
+        Set<String> members = new LinkedHashSet<>();
         for (String value : values) {
             if (value.isEmpty()) {
                 continue; // members= : the client holds none

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
@@ -45,7 +46,7 @@ public class SseServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(SseServlet.class.getName());
     /** Failures of starting subscriptions: one stack trace a minute, the rest counted. */
-    private static final RateLimitedLog FAILURES = new RateLimitedLog(java.time.Duration.ofMinutes(1));
+    private static final RateLimitedLog FAILURES = new RateLimitedLog(Duration.ofMinutes(1));
 
     /** How soon an {@code EventSource} reconnects after the stream ends, in milliseconds. */
     static final int RETRY_MILLIS = 2_000;
@@ -76,7 +77,8 @@ public class SseServlet extends HttpServlet {
                     ErrorCode.MODEL_NOT_FOUND, "There is no subscribable model " + ProtocolError.quoted(model)));
             Viewer viewer = viewer(request);
             if (viewer.isAnonymous() && !policy.admitsAnonymous()) {
-                throw new ProtocolError(ErrorCode.AUTHENTICATION_REQUIRED, model + " is not readable anonymously; authenticate");
+                throw new ProtocolError(ErrorCode.AUTHENTICATION_REQUIRED,
+                        model + " is not readable anonymously; authenticate");
             }
             session = engine.open(subscriber, viewer);
         } catch (ProtocolError refusal) {
@@ -256,7 +258,8 @@ public class SseServlet extends HttpServlet {
         if (principal == null) {
             return Viewer.anonymous();
         }
-        Set<String> roles = visibility.declaredRoles().stream().filter(request::isUserInRole).collect(Collectors.toSet());
+        Set<String> roles = visibility.declaredRoles().stream().filter(request::isUserInRole)
+                .collect(Collectors.toSet());
         return new Viewer(principal.getName(), roles);
     }
 

@@ -61,7 +61,8 @@ final class Admission {
     static Admission of(ConnectionSettings settings, ProcessLimits process) {
         HeapGauge heap = new HeapGauge(settings.maxHeapPercent());
         return new Admission(settings.max(), settings.maxPerPrincipal(), settings.maxAnonymous(),
-                new FileBudget(process.maxFiles(), settings.reservedFiles(), ProcessLimits::openFilesNow, System::nanoTime),
+                new FileBudget(process.maxFiles(), settings.reservedFiles(), ProcessLimits::openFilesNow,
+                        System::nanoTime),
                 "This server holds all the connections its open-file limit leaves room for ("
                         + ConnectionSettings.RESERVED_FILES.key() + "); try again later", heap,
                 "This server's heap is more than " + heap.percent() + "% full after garbage collection ("
@@ -74,8 +75,8 @@ final class Admission {
         if (admitted > maxConnections) {
             connections.decrementAndGet();
             throw ProtocolError.limit(ErrorCode.CONNECTION_LIMIT_EXCEEDED, ConnectionSettings.MAX.key(),
-                    "This server holds its maximum of " + maxConnections + " connections (" + ConnectionSettings.MAX.key()
-                    + "); try again later");
+                    "This server holds its maximum of " + maxConnections + " connections ("
+                    + ConnectionSettings.MAX.key() + "); try again later");
         }
         if (admitted > files.capacity(admitted - 1)) {
             connections.decrementAndGet();

@@ -120,7 +120,8 @@ final class BatchFanOut {
             resync(Truncations.owed(sessions, truncated), batch.lastCursor(), ResyncReason.TRUNCATED, ended);
         }
         if (!undecidable.isEmpty()) {
-            resync(Truncations.owed(sessions, undecidable, true), batch.lastCursor(), ResyncReason.DELIVERY_FAILED, ended);
+            resync(Truncations.owed(sessions, undecidable, true), batch.lastCursor(), ResyncReason.DELIVERY_FAILED,
+                    ended);
         }
         List<BatchSteps.Step> steps = BatchSteps.of(Truncations.without(all, truncated,
                 undecidable.isEmpty() ? null : visibility::canonicalPk));
@@ -238,8 +239,10 @@ final class BatchFanOut {
      * Not even a resync could be queued for a connection: ending it is the only way left to tell the client, which
      * reconnects with its cursor and is replayed or resynced then (G10).
      */
-    private static void closeUntold(StreamSession session, long cursor, Throwable failure, Consumer<StreamSession> ended) {
-        LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it", failure);
+    private static void closeUntold(StreamSession session, long cursor, Throwable failure,
+                                    Consumer<StreamSession> ended) {
+        LOG.log(Level.SEVERE, "Could not tell connection " + session.subscriber().id() + " to resync; closing it",
+                failure);
         ended.accept(session);
         session.subscriber().close("The server could not deliver cursors up to " + cursor, false);
     }

@@ -28,8 +28,8 @@ final class BatchSteps {
      * One event to fan out.
      *
      * @param laterChanges the attributes later transactions of the batch changed on its subject ({@link #ANY} for one
-     *                     that cannot be told), or {@code null} when none wrote it: the state after the batch is then the
-     *                     state after this event
+     *                     that cannot be told), or {@code null} when none wrote it: the state after the batch is then
+     *                     the state after this event
      * @param gone         whether its subject is deleted at or after it in the batch: the object it concerns no longer
      *                     exists, whatever a later create of the same pk brought (natural keys)
      */
@@ -52,7 +52,9 @@ final class BatchSteps {
             return laterChanges == null;
         }
 
-        /** Whether the subject matches at this event as far as the state now tells, given whether its pk matches now. */
+        /**
+         * Whether the subject matches at this event as far as the state now tells, given whether its pk matches now.
+         */
         boolean matches(boolean pkMatchesNow) {
             return pkMatchesNow && !gone;
         }

@@ -51,9 +51,9 @@ record ChangedSubject(StreamEvent event, boolean createdSince) {
             Set<String> fields = new LinkedHashSet<>();
             events.subList(current, events.size()).forEach(e -> fields.addAll(e.changedFields()));
             EventOperation op = last.op() != EventOperation.DELETED && created ? EventOperation.CREATED : last.op();
-            coalesced.put(pk, new ChangedSubject(new StreamEvent(last.cursor(), last.model(), last.pk(), last.facet(), op,
-                    List.copyOf(fields), last.transactionId(), last.actor(), last.correlationId(), last.recordedAt(),
-                    last.traceparent()),
+            coalesced.put(pk, new ChangedSubject(new StreamEvent(last.cursor(), last.model(), last.pk(), last.facet(),
+                    op, List.copyOf(fields), last.transactionId(), last.actor(), last.correlationId(),
+                    last.recordedAt(), last.traceparent()),
                     createdSince));
         });
         return coalesced;

@@ -96,7 +96,8 @@ public class ConnectionRegistry {
 
     /** A plain pool over container-made threads: no context capture per task. */
     private ExecutorService pool(int count) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), threads);
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }
@@ -111,9 +112,9 @@ public class ConnectionRegistry {
     }
 
     /**
-     * Registers a new connection of any transport, or refuses it ({@code connection_limit_exceeded}) when this
-     * instance holds {@code streams.connections.max} connections, the viewer {@code streams.connections.max-per-principal},
-     * or the process cannot hold another ({@link Admission}). A refused connection holds nothing, and neither does one
+     * Registers a new connection of any transport, or refuses it ({@code connection_limit_exceeded}) when this instance
+     * holds {@code streams.connections.max} connections, the viewer {@code streams.connections.max-per-principal}, or
+     * the process cannot hold another ({@link Admission}). A refused connection holds nothing, and neither does one
      * whose session could not be made.
      */
     public StreamSession open(Subscriber subscriber, Viewer viewer) throws ProtocolError {
@@ -216,8 +217,8 @@ public class ConnectionRegistry {
      * so that a probe costs the same whatever the number of connections.
      */
     public SessionReport report() {
-        return new SessionReport(sessions.size(), counts.sseSessions(), counts.subscriptions(), counts.sseSubscriptions(),
-                (int) budget.queuedMessages(), budget.queuedBytes(), budget.maxServerBytes(), counts.droppedEvents(),
-                fanOut.failedBatches(), counts.deliveredEvents(), counts.resyncsByReason());
+        return new SessionReport(sessions.size(), counts.sseSessions(), counts.subscriptions(),
+                counts.sseSubscriptions(), (int) budget.queuedMessages(), budget.queuedBytes(), budget.maxServerBytes(),
+                counts.droppedEvents(), fanOut.failedBatches(), counts.deliveredEvents(), counts.resyncsByReason());
     }
 }

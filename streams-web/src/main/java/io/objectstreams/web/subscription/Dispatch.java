@@ -56,9 +56,10 @@ final class Dispatch {
     }
 
     /**
-     * Finds and decides the subscriptions the subjects {@code modelPks} (per model) may concern. With {@code everyHolder}
-     * (a test's deliberate leak, {@code DeliveryFaults}), every keyed set subscription of a model is handed every event
-     * of it. A (model, filter) whose query fails is reported to {@code failed}, and its subscriptions left undecided.
+     * Finds and decides the subscriptions the subjects {@code modelPks} (per model) may concern. With
+     * {@code everyHolder} (a test's deliberate leak, {@code DeliveryFaults}), every keyed set subscription of a model
+     * is handed every event of it. A (model, filter) whose query fails is reported to {@code failed}, and its
+     * subscriptions left undecided.
      */
     static Dispatch of(DispatchIndex index, Visibility visibility, Map<String, Set<String>> modelPks,
                        long transactionsThrough, boolean everyHolder, BiConsumer<String, RuntimeException> failed) {
@@ -68,7 +69,10 @@ final class Dispatch {
         return dispatch;
     }
 
-    /** @param transactionsThrough the highest transaction id fanned out before this batch ({@link Subscription#wantsEveryEvent}) */
+    /**
+     * @param transactionsThrough the highest transaction id fanned out before this batch
+     *                            ({@link Subscription#wantsEveryEvent})
+     */
     private void gather(String model, Set<String> pks, long transactionsThrough, boolean everyHolder) {
         // Set subscriptions handed every event: an unkeyed one asks its viewer's predicate of every subject.
         Set<Subscription> wide = everySubject.computeIfAbsent(model, m -> new HashSet<>());

@@ -35,7 +35,10 @@ final class FanOutLedger {
         return Math.max(fannedOutThrough, delivered.getAsLong());
     }
 
-    /** Runs {@code fanOut} while no subscription joins, then records that batches were fanned out through {@code cursor}. */
+    /**
+     * Runs {@code fanOut} while no subscription joins, then records that batches were fanned out through
+     * {@code cursor}.
+     */
     synchronized void fanOut(Runnable fanOut, long cursor) {
         try {
             fanOut.run();

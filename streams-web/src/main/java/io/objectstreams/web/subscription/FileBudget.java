@@ -48,7 +48,7 @@ final class FileBudget {
 
     /** For the server's log: the figures behind the last capacity. */
     synchronized String figures() {
-        return "open-file limit " + maxFiles + ", " + serverFiles + " files held by the server besides its connections, "
-                + reserved + " reserved";
+        return "open-file limit " + maxFiles + ", " + serverFiles
+                + " files held by the server besides its connections, " + reserved + " reserved";
     }
 }

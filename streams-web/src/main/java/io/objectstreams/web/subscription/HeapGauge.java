@@ -28,7 +28,8 @@ final class HeapGauge implements BooleanSupplier {
         this.percent = percent;
         this.maxHeap = Runtime.getRuntime().maxMemory();
         this.pools = percent >= 100 || maxHeap == Long.MAX_VALUE ? List.of() : ManagementFactory.getMemoryPoolMXBeans()
-                .stream().filter(pool -> pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported())
+                .stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported())
                 .toList();
     }
 

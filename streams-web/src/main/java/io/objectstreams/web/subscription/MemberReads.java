@@ -8,6 +8,7 @@ import io.objectstreams.web.visibility.ModelKeys;
 import io.objectstreams.web.visibility.Scope;
 import io.objectstreams.web.visibility.Visibility;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +24,7 @@ import java.util.logging.Logger;
 final class MemberReads {
 
     private static final Logger LOG = Logger.getLogger(MemberReads.class.getName());
-    private static final RateLimitedLog FAILURES = new RateLimitedLog(java.time.Duration.ofMinutes(1));
+    private static final RateLimitedLog FAILURES = new RateLimitedLog(Duration.ofMinutes(1));
     private static final Object NOT_KEYED = new Object();
 
     /** Distinct scopes that read their members alone at one cursor before the model's keys are read for all. */
@@ -39,8 +40,8 @@ final class MemberReads {
 
     /**
      * The one read of every row's keys kept, or under way ({@link KeysRead}, or {@link #NOT_KEYED}): for the
-     * subscriptions registered at {@code cursor}, for at most {@link SharedReads#MAX_AGE_NANOS}. One at a time, so
-     * that however many filters clients name, the keys held cost at most {@code streams.subscriptions.shared-member-rows}
+     * subscriptions registered at {@code cursor}, for at most {@link SharedReads#MAX_AGE_NANOS}. One at a time, so that
+     * however many filters clients name, the keys held cost at most {@code streams.subscriptions.shared-member-rows}
      * rows.
      */
     private record Kept(List<Object> key, long cursor, long readAt, CompletableFuture<Object> read) {
@@ -144,7 +145,8 @@ final class MemberReads {
         } catch (RuntimeException e) {
             // Nothing is owed yet: every scope waiting for this read then reads its own members, and one whose own
             // read fails too is answered unavailable, by its subscription id (ReplayPlanner#start).
-            FAILURES.log(LOG, "The keys of every " + scope.model() + " could not be read; members are read per viewer", e);
+            FAILURES.log(LOG, "The keys of every " + scope.model() + " could not be read;"
+                    + " members are read per viewer", e);
             return null;
         }
     }

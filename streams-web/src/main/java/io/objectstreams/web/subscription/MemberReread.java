@@ -45,7 +45,8 @@ final class MemberReread {
         for (Collection<Subscription> subscriptions : owed.values()) {
             for (Subscription subscription : subscriptions) {
                 if (subscription.request().isObject()) {
-                    objectPks.computeIfAbsent(subscription.scope(), k -> new HashSet<>()).add(subscription.request().pk());
+                    objectPks.computeIfAbsent(subscription.scope(), k -> new HashSet<>())
+                            .add(subscription.request().pk());
                 } else {
                     sets.add(subscription.scope());
                 }

@@ -60,8 +60,8 @@ public final class Messages {
         quote(text, event.pk());
         text.append("},\"facet\":");
         quote(text, event.facet());
-        text.append(",\"op\":\"").append(event.op().wireName()).append("\",\"list_action\":\"").append(listAction.wireName())
-                .append("\",\"changed_fields\":[");
+        text.append(",\"op\":\"").append(event.op().wireName()).append("\",\"list_action\":\"")
+                .append(listAction.wireName()).append("\",\"changed_fields\":[");
         for (int i = 0; i < event.changedFields().size(); i++) {
             if (i > 0) {
                 text.append(',');

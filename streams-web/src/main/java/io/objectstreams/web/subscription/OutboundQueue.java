@@ -118,8 +118,8 @@ final class OutboundQueue {
             if (closed) {
                 return;
             }
-            QueueEntry entry = new QueueEntry(QueueEntry.Kind.EVENT, subscription, null, subscription.eventHead(), payload,
-                    cursor);
+            QueueEntry entry = new QueueEntry(QueueEntry.Kind.EVENT, subscription, null, subscription.eventHead(),
+                    payload, cursor);
             entry.recordedAtMillis = recordedAtMillis;
             if (faults.withholds(entry)) {
                 return;

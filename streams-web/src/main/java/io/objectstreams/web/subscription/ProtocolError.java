@@ -3,6 +3,7 @@ package io.objectstreams.web.subscription;
 import io.objectstreams.protocol.ErrorCode;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 
 /**
  * A request the server refuses, on any route, with the protocol's error code (G12): a WebSocket message (the
@@ -99,7 +100,7 @@ public final class ProtocolError extends Exception {
 
     /** The setting named by the {@code details} of an error, or {@code null}. */
     static String setting(JsonObject details) {
-        return details != null && details.get(SETTING) instanceof jakarta.json.JsonString name ? name.getString() : null;
+        return details != null && details.get(SETTING) instanceof JsonString name ? name.getString() : null;
     }
 
     /** The HTTP status of an HTTP request refused for this reason. */

@@ -56,7 +56,8 @@ final class QueueDrops {
             if (pending != null) {
                 pending.cursor = Math.max(pending.cursor, newest);
             } else {
-                QueueEntry resync = new QueueEntry(QueueEntry.Kind.SLOW_CONSUMER, subscription, null, null, null, newest);
+                QueueEntry resync = new QueueEntry(QueueEntry.Kind.SLOW_CONSUMER, subscription, null, null, null,
+                        newest);
                 slowResyncs.put(subscription, resync);
                 added.accept(resync);
                 counts.resync(ResyncReason.SLOW_CONSUMER);

@@ -25,7 +25,8 @@ public final class RateLimitedLog {
         long next = nextWarning.get();
         if ((next == Long.MIN_VALUE || now - next >= 0) && nextWarning.compareAndSet(next, now + intervalNanos)) {
             long quiet = suppressed.getAndSet(0);
-            log.log(Level.WARNING, message + (quiet == 0 ? "" : " (" + quiet + " more since the last warning, logged at FINE)"), failure);
+            log.log(Level.WARNING, message
+                    + (quiet == 0 ? "" : " (" + quiet + " more since the last warning, logged at FINE)"), failure);
         } else {
             suppressed.incrementAndGet();
             log.log(Level.FINE, message, failure);

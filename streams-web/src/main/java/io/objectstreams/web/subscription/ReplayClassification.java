@@ -51,7 +51,8 @@ final class ReplayClassification {
      *
      * @param members the object, found visible after the subscription registered at {@code cursor}
      */
-    static SubscriptionStart object(Set<String> members, List<StreamEvent> missed, long from, long cursor, int replayLimit) {
+    static SubscriptionStart object(Set<String> members, List<StreamEvent> missed, long from, long cursor,
+                                    int replayLimit) {
         if (missed.size() > replayLimit) {
             return SubscriptionStart.resync(members, cursor, ResyncReason.OBJECT_REPLAY_LIMIT_EXCEEDED);
         }
@@ -124,7 +125,8 @@ final class ReplayClassification {
     }
 
     private static SubscriptionStart withoutMembers(List<ChangedSubject> changed, Set<String> current,
-                                                    Function<Set<String>, Set<String>> visible, long from, long cursor) {
+                                                    Function<Set<String>, Set<String>> visible, long from,
+                                                    long cursor) {
         Set<String> outside = new HashSet<>();
         for (ChangedSubject subject : changed) {
             if (!subject.deleted() && !current.contains(subject.pk())) {

@@ -19,6 +19,9 @@ import io.objectstreams.web.visibility.SubjectKeys;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.json.JsonObjectBuilder;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -32,7 +35,7 @@ import java.util.logging.Logger;
 class ReplayPlanner {
 
     private static final Logger LOG = Logger.getLogger(ReplayPlanner.class.getName());
-    private static final RateLimitedLog FAILURES = new RateLimitedLog(java.time.Duration.ofMinutes(1));
+    private static final RateLimitedLog FAILURES = new RateLimitedLog(Duration.ofMinutes(1));
 
     private final Visibility visibility;
     private final StreamsFeed feed;
@@ -111,7 +114,8 @@ class ReplayPlanner {
                     : members.read(subscription, cursor, request.resumesWithoutMembers());
             // The members as of the registration cursor: read after them, a pk deleted after that cursor and created
             // again since names another object now, whose create reaches the subscription live (defect 14).
-            // A client's cursor ahead of this instance's (another instance delivered more) starts the subscription there.
+            // A client's cursor ahead of this instance's (another instance delivered more) starts the subscription
+            // there.
             Set<String> members = deletes.without(request.model(), read.members(), from == null ? cursor
                     : Math.max(from, cursor));
             if (from == null) {
@@ -176,11 +180,11 @@ class ReplayPlanner {
             return true;
         }
         Set<String> deciding = attributes.of(scope);
-        List<StreamEvent> since = new java.util.ArrayList<>(missed);
+        List<StreamEvent> since = new ArrayList<>(missed);
         since.addAll(feed.rowsAfter(request.model(), List.of(request.pk()), cursor));
         for (StreamEvent row : since) {
             Set<String> changes = row.op() == EventOperation.CREATED ? Set.of() : BatchSteps.changes(row);
-            if (changes.contains(BatchSteps.ANY) || deciding != null && !java.util.Collections.disjoint(changes, deciding)) {
+            if (changes.contains(BatchSteps.ANY) || deciding != null && !Collections.disjoint(changes, deciding)) {
                 return false;
             }
         }
@@ -191,8 +195,8 @@ class ReplayPlanner {
                                         long cursor) throws SQLException, ProtocolError {
         if (request.members() != null && request.members().size() > limits.maxMemberPks()) {
             throw ProtocolError.limit(ErrorCode.SUBSCRIPTION_TOO_LARGE, SubscriptionSettings.MAX_MEMBER_PKS.key(),
-                    "members names " + request.members().size()
-                    + " pks; at most " + limits.maxMemberPks() + " (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ")");
+                    "members names " + request.members().size() + " pks; at most " + limits.maxMemberPks()
+                    + " (" + SubscriptionSettings.MAX_MEMBER_PKS.key() + ")");
         }
         int limit = limits.replayLimit();
         List<StreamEvent> rows = List.of();
@@ -225,7 +229,8 @@ class ReplayPlanner {
         try {
             return deletes.without(model, pks, cursor);
         } catch (SQLException e) {
-            throw new IllegalStateException("Could not read which " + model + " objects were deleted after " + cursor, e);
+            throw new IllegalStateException(
+                    "Could not read which " + model + " objects were deleted after " + cursor, e);
         }
     }
 

@@ -76,7 +76,10 @@ final class StepDelivery {
                 && DeliveryFaults.fire(DeliveryFaults.Fault.LEAK_EVENT, subscription.id());
     }
 
-    /** A test's deliberate defect ({@link DeliveryFaults}): a held object's row before its delete in the batch is skipped. */
+    /**
+     * A test's deliberate defect ({@link DeliveryFaults}): a held object's row before its delete in the batch is
+     * skipped.
+     */
     private static boolean skipsToTheDelete(Subscription subscription, BatchSteps.Step step) {
         return DeliveryFaults.armed(DeliveryFaults.Fault.DELETE_AFTER_HIDE)
                 && step.gone() && step.event().op() != EventOperation.DELETED

@@ -16,11 +16,11 @@ import java.util.function.LongSupplier;
 /**
  * One client connection on any transport: its viewer, its subscriptions and its outbound queue.
  *
- * <p>Requests arrive on a start thread, one at a time per connection ({@link RequestQueue}); batches on the delivery thread.
- * Subscription state is guarded by this object's lock, which is never held during a database query or a send,
- * so a slow subscribe or a slow client never holds up delivery to other connections. A subscription that is
- * still starting (its snapshot and replay are being read) buffers the live events it is handed and applies them,
- * deduplicated by cursor, once it has started (G10).
+ * <p>Requests arrive on a start thread, one at a time per connection ({@link RequestQueue}); batches on the delivery
+ * thread. Subscription state is guarded by this object's lock, which is never held during a database query or a send,
+ * so a slow subscribe or a slow client never holds up delivery to other connections. A subscription that is still
+ * starting (its snapshot and replay are being read) buffers the live events it is handed and applies them, deduplicated
+ * by cursor, once it has started (G10).
  */
 public final class StreamSession {
 

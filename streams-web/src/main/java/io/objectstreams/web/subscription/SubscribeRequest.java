@@ -2,19 +2,22 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.protocol.SubscriptionKind;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.math.BigDecimal;
+import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * A validated {@code subscribe} message. Every field the protocol defines is checked for presence and type;
  * a field that is not part of the protocol is refused rather than ignored.
  */
-public record SubscribeRequest(SubscriptionKind kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
-                        JsonValue ordering, JsonValue shape, Set<String> members) {
+public record SubscribeRequest(SubscriptionKind kind, String model, String pk, JsonObject filter, String subscriptionId,
+                        Long cursor, JsonValue ordering, JsonValue shape, Set<String> members) {
 
     /** The longest {@code subscription_id}: it heads every event of its subscription. */
     public static final int MAX_ID_CHARS = 200;
@@ -23,15 +26,16 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
             "subscription_id", "search", "ordering", "shape", "members");
 
     /** A request without {@code members}. */
-    public SubscribeRequest(SubscriptionKind kind, String model, String pk, JsonObject filter, String subscriptionId, Long cursor,
-                            JsonValue ordering, JsonValue shape) {
+    public SubscribeRequest(SubscriptionKind kind, String model, String pk, JsonObject filter, String subscriptionId,
+                            Long cursor, JsonValue ordering, JsonValue shape) {
         this(kind, model, pk, filter, subscriptionId, cursor, ordering, shape, null);
     }
 
     public static SubscribeRequest parse(JsonObject message) throws ProtocolError {
         for (String field : message.keySet()) {
             if (!FIELDS.contains(field)) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Unknown field " + ProtocolError.quoted(field) + " in subscribe");
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Unknown field " + ProtocolError.quoted(field)
+                        + " in subscribe");
             }
         }
         if (message.containsKey("search")) {
@@ -92,15 +96,16 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
                 throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members is read only with a cursor: they are"
                         + " the pks the client holds at that cursor");
             }
-            if (!(message.get("members") instanceof jakarta.json.JsonArray array)) {
+            if (!(message.get("members") instanceof JsonArray array)) {
                 throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members must be an array of pks");
             }
-            members = new java.util.LinkedHashSet<>();
+            members = new LinkedHashSet<>();
             for (JsonValue member : array) {
                 members.add(memberPk(member));
             }
         }
-        return new SubscribeRequest(kind, model, pk, filter, id, cursor, message.get("ordering"), message.get("shape"), members);
+        return new SubscribeRequest(kind, model, pk, filter, id, cursor, message.get("ordering"), message.get("shape"),
+                members);
     }
 
     private static String memberPk(JsonValue value) throws ProtocolError {
@@ -127,16 +132,16 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
     }
 
     /** This request with its pk and members spelled as {@code canonical} spells them (events' spelling). */
-    SubscribeRequest canonical(java.util.function.UnaryOperator<String> canonical) {
+    SubscribeRequest canonical(UnaryOperator<String> canonical) {
         Set<String> spelled = null;
         if (members != null) {
-            spelled = new java.util.LinkedHashSet<>();
+            spelled = new LinkedHashSet<>();
             for (String member : members) {
                 spelled.add(canonical.apply(member));
             }
         }
-        return new SubscribeRequest(kind, model, pk == null ? null : canonical.apply(pk), filter, subscriptionId, cursor,
-                ordering, shape, spelled);
+        return new SubscribeRequest(kind, model, pk == null ? null : canonical.apply(pk), filter, subscriptionId,
+                cursor, ordering, shape, spelled);
     }
 
     /** A filter or model subscription resumed from a cursor without the pks the client holds. */

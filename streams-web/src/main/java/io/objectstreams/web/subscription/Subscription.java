@@ -202,7 +202,9 @@ final class Subscription {
         return event.model().equals(request.model()) && (request.pk() == null || request.pk().equals(event.pk()));
     }
 
-    /** Starts watching for {@link #unaccounted} events: {@code readAt} covers the members the subscription starts with. */
+    /**
+     * Starts watching for {@link #unaccounted} events: {@code readAt} covers the members the subscription starts with.
+     */
     void watchUnaccounted(TransactionSnapshot readAt) {
         membersReadAt = readAt;
     }

@@ -4,6 +4,8 @@ import io.objectstreams.feed.ConnectionSettings;
 import io.objectstreams.feed.TransportSettings;
 import io.objectstreams.feed.WebSocketSettings;
 import io.objectstreams.protocol.ErrorCode;
+import java.util.Collection;
+import java.util.Set;
 
 /**
  * The limits a connection's subscriptions are held to, whatever the transport (G15); see docs/configuration.md.
@@ -22,7 +24,7 @@ record SubscriptionLimits(int maxSubscriptions, int maxMemberPks, int maxConnect
      * Refuses subscription {@code id} on a connection whose subscriptions are {@code active}: the id is taken
      * ({@code duplicate_subscription}), or the connection holds its most ({@code subscription_limit_exceeded}).
      */
-    void checkSubscriptionRoom(String id, java.util.Set<String> active) throws ProtocolError {
+    void checkSubscriptionRoom(String id, Set<String> active) throws ProtocolError {
         if (active.contains(id)) {
             throw new ProtocolError(ErrorCode.DUPLICATE_SUBSCRIPTION, "Subscription " + ProtocolError.quoted(id)
                     + " is already active");
@@ -36,7 +38,7 @@ record SubscriptionLimits(int maxSubscriptions, int maxMemberPks, int maxConnect
     }
 
     /** Refuses a subscription of {@code adding} objects where the connection's {@code subscriptions} hold too many. */
-    void checkMemberRoom(java.util.Collection<Subscription> subscriptions, int adding) throws ProtocolError {
+    void checkMemberRoom(Collection<Subscription> subscriptions, int adding) throws ProtocolError {
         int held = subscriptions.stream().mapToInt(Subscription::memberCount).sum();
         if (held + adding > maxConnectionMemberPks) {
             throw ProtocolError.limit(ErrorCode.MEMBER_LIMIT_EXCEEDED, ConnectionSettings.MAX_MEMBER_PKS.key(),

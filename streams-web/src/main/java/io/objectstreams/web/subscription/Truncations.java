@@ -64,7 +64,8 @@ final class Truncations {
      * The events of the models not truncated; without, when {@code canonical} is given, those whose pk can be no key
      * (the other events of their models still reach object subscriptions; set subscriptions resync past them).
      */
-    static List<StreamEvent> without(List<StreamEvent> events, Set<String> truncated, BinaryOperator<String> canonical) {
+    static List<StreamEvent> without(List<StreamEvent> events, Set<String> truncated,
+                                     BinaryOperator<String> canonical) {
         if (truncated.isEmpty() && canonical == null) {
             return events;
         }

@@ -34,7 +34,8 @@ public final class DeliveryFaults {
         FUTURE_SUBSCRIBED_ID,
         /**
          * A held object's row is not decided when a later transaction of its batch deletes the object, so the delete
-         * reaches a viewer who may have lost sight of it in between, as {@code deleted} (the defect of issue 40 item 12).
+         * reaches a viewer who may have lost sight of it in between, as {@code deleted} (the defect of issue 40
+         * item 12).
          */
         DELETE_AFTER_HIDE
     }
@@ -99,7 +100,10 @@ public final class DeliveryFaults {
         return fire(fault, null);
     }
 
-    /** {@link #fire(Fault)} for a message of subscription {@code subscriptionId} ({@code null}: of none in particular). */
+    /**
+     * {@link #fire(Fault)} for a message of subscription {@code subscriptionId} ({@code null}: of none in
+     * particular).
+     */
     public static boolean fire(Fault fault, String subscriptionId) {
         String only = target;
         if (!PERMITTED || ARMED.get() != fault || fault == null

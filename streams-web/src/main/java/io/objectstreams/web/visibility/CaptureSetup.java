@@ -32,7 +32,8 @@ final class CaptureSetup {
     private static final Logger LOG = Logger.getLogger(CaptureSetup.class.getName());
 
     /** Every JPA callback {@link StreamsEntityListener} declares, as Hibernate names them. */
-    private static final List<String> HIBERNATE_CALLBACKS = List.of("POST_LOAD", "POST_PERSIST", "PRE_UPDATE", "POST_REMOVE");
+    private static final List<String> HIBERNATE_CALLBACKS = List.of("POST_LOAD", "POST_PERSIST", "PRE_UPDATE",
+            "POST_REMOVE");
 
     private CaptureSetup() {
     }
@@ -91,7 +92,8 @@ final class CaptureSetup {
     /** EclipseLink's session or Hibernate's session factory behind {@code unit}; empty for another provider. */
     private static Optional<Object> provider(EntityManagerFactory unit) {
         Optional<Object> eclipseLink = unwrap(unit, "org.eclipse.persistence.sessions.Session");
-        return eclipseLink.isPresent() ? eclipseLink : unwrap(unit, "org.hibernate.engine.spi.SessionFactoryImplementor");
+        return eclipseLink.isPresent() ? eclipseLink
+                : unwrap(unit, "org.hibernate.engine.spi.SessionFactoryImplementor");
     }
 
     /** The {@code @Streamed} entities of the units. */
@@ -146,7 +148,8 @@ final class CaptureSetup {
         for (Object listener : (List<?>) call(events, "getDefaultEventListeners", new Class<?>[0])) {
             Method listenerClass = findMethod(listener.getClass(), "getListenerClass");
             if (listenerClass != null
-                    && StreamsEntityListener.class.getName().equals(((Class<?>) listenerClass.invoke(listener)).getName())) {
+                    && StreamsEntityListener.class.getName()
+                            .equals(((Class<?>) listenerClass.invoke(listener)).getName())) {
                 return true;
             }
         }
@@ -155,7 +158,8 @@ final class CaptureSetup {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static boolean hibernateListens(Object sessionFactory, Class<?> type) throws ReflectiveOperationException {
-        Object registry = call(call(sessionFactory, "getEventEngine", new Class<?>[0]), "getCallbackRegistry", new Class<?>[0]);
+        Object registry = call(call(sessionFactory, "getEventEngine", new Class<?>[0]), "getCallbackRegistry",
+                new Class<?>[0]);
         Class<? extends Enum> callbackType = (Class<? extends Enum>) Class.forName(
                 "org.hibernate.jpa.event.spi.CallbackType", false, sessionFactory.getClass().getClassLoader());
         Method registered = findMethod(registry.getClass(), "hasRegisteredCallbacks");

@@ -32,7 +32,9 @@ public class DecidingAttributes {
     public static final String PARTS = "\0parts";
 
     private final Visibility visibility;
-    /** Per model, its keyed policy's attributes; empty for a policy that is not keyed, or one that could not be read. */
+    /**
+     * Per model, its keyed policy's attributes; empty for a policy that is not keyed, or one that could not be read.
+     */
     private final Map<String, Optional<Set<String>>> byModel = new ConcurrentHashMap<>();
 
     public DecidingAttributes(Visibility visibility) {

@@ -23,7 +23,10 @@ final class PolicyLookups {
                 model -> policy.entityManager().getEntityManagerFactory());
     }
 
-    /** {@code pk} as the events of {@code model}, whose policy is {@code policy}, spell it ({@link SubjectId#canonical}). */
+    /**
+     * {@code pk} as the events of {@code model}, whose policy is {@code policy}, spell it
+     * ({@link SubjectId#canonical}).
+     */
     String canonicalPk(String model, VisibilityPolicy<?> policy, String pk) {
         return subjectIds.computeIfAbsent(model, m -> SubjectId.of(policy.entity())).canonical(pk);
     }

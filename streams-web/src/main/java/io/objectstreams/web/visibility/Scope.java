@@ -53,8 +53,8 @@ public final class Scope {
 
     /**
      * Whether the scope holds every object of its model whatever its state: every key under a keyed policy, and no
-     * filter. Such a scope matches an object exactly while it exists, so an earlier row of a batch can be decided for it
-     * without the state after that row, which is gone by the time the batch is decided (G17).
+     * filter. Such a scope matches an object exactly while it exists, so an earlier row of a batch can be decided for
+     * it without the state after that row, which is gone by the time the batch is decided (G17).
      */
     public boolean seesEveryObject() {
         return keys != null && keys.isAll() && filter.conditions().isEmpty();

@@ -1,10 +1,12 @@
 package io.objectstreams.web.visibility;
 
 import io.objectstreams.KeyedVisibilityPolicy;
+import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityKeys;
 import io.objectstreams.VisibilityPolicy;
 import io.objectstreams.web.filter.Filter;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Tuple;
 import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
@@ -15,6 +17,7 @@ import jakarta.persistence.criteria.Selection;
 import jakarta.persistence.criteria.Predicate;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,9 +34,10 @@ import java.util.Set;
  * <li>under any other policy, one query answers up to {@code viewersPerQuery} viewers, with one
  * {@code CASE WHEN <the viewer's predicate> THEN 1 ELSE 0 END} column each.</li>
  * </ul>
- * Both give what one query per viewer gives ({@code SetSubscriptionsIT#visibilityForManyViewersAtOnceIsExactlyEachViewersOwn}).
- * A policy whose predicate joins is asked one viewer at a time, and so is every viewer of a (model, filter) whose
- * common query fails, so that only the viewers whose own query fails are left undecided ({@code Visibility}).
+ * Both give what one query per viewer gives
+ * ({@code SetSubscriptionsIT#visibilityForManyViewersAtOnceIsExactlyEachViewersOwn}). A policy whose predicate joins is
+ * asked one viewer at a time, and so is every viewer of a (model, filter) whose common query fails, so that only the
+ * viewers whose own query fails are left undecided ({@code Visibility}).
  */
 final class ScopeQueries {
 
@@ -72,7 +76,7 @@ final class ScopeQueries {
     }
 
     /** One keyed scope alone, with an entity manager of its own: the fallback when deciding many together failed. */
-    static <E> Set<String> decide(jakarta.persistence.EntityManagerFactory factory, VisibilityPolicy<E> policy, Scope scope,
+    static <E> Set<String> decide(EntityManagerFactory factory, VisibilityPolicy<E> policy, Scope scope,
                                   Set<String> pks) {
         EntityManager em = factory.createEntityManager();
         try {
@@ -88,7 +92,7 @@ final class ScopeQueries {
     }
 
     /** The policy's answer, never {@code null}. */
-    static VisibilityKeys keysOf(KeyedVisibilityPolicy<?> policy, io.objectstreams.Viewer viewer) {
+    static VisibilityKeys keysOf(KeyedVisibilityPolicy<?> policy, Viewer viewer) {
         return Objects.requireNonNull(policy.keysOf(viewer),
                 () -> policy.getClass().getName() + ".keysOf returned null; return VisibilityKeys.none() instead");
     }
@@ -141,7 +145,7 @@ final class ScopeQueries {
         Set<String> exact = pks == null ? null : subjects.exact(pks);
         Set<String> found = new HashSet<>();
         // A members list past one query's bind parameters is asked in parts, the same query each time.
-        for (List<Object> chunk : ids == null ? java.util.Collections.<List<Object>>singletonList(null) : subjects.chunks(ids)) {
+        for (List<Object> chunk : ids == null ? Collections.<List<Object>>singletonList(null) : subjects.chunks(ids)) {
             Predicate[] where = chunk == null ? new Predicate[] {visible, filtered}
                     : new Predicate[] {subjects.among(cb, key, chunk), visible, filtered};
             // Distinct: a predicate that joins yields a subject once per joined row, and the limit must count subjects.
@@ -223,7 +227,8 @@ final class ScopeQueries {
         CriteriaQuery<Tuple> exists = cb.createTupleQuery();
         Root<E> plain = exists.from(policy.entity());
         List<Path<Object>> key = subjects.select(plain);
-        exists.multiselect(new ArrayList<Selection<?>>(key)).where(subjects.among(cb, key, ids), filter.toPredicate(cb, plain));
+        exists.multiselect(new ArrayList<Selection<?>>(key)).where(subjects.among(cb, key, ids),
+                filter.toPredicate(cb, plain));
         List<Tuple> existing = em.createQuery(exists).getResultList();
         if (existing.size() > rows.size()) {
             throw new MultiplexUnsupported(policy.getClass().getName() + ".visibleTo navigates a link that may be"

@@ -86,8 +86,8 @@ public class Visibility {
      * {@code visibleTo}) and that match {@code filter}, in one query: the per-viewer answer every other path must give.
      */
     public Set<String> matching(VisibilityPolicy<?> policy, Viewer viewer, Filter filter, Collection<String> pks) {
-        return pks.isEmpty() ? Set.of() : query(policy, new Scope(viewer, StreamsFeed.modelLabel(policy.entity()), filter),
-                filter, pks, Integer.MAX_VALUE);
+        return pks.isEmpty() ? Set.of() : query(policy,
+                new Scope(viewer, StreamsFeed.modelLabel(policy.entity()), filter), filter, pks, Integer.MAX_VALUE);
     }
 
     /** Under a keyed policy, the keys of those of {@code pks} that exist, in one query for any number of viewers. */
@@ -151,7 +151,8 @@ public class Visibility {
     public Map<Scope, Set<String>> matching(Map<Scope, Set<String>> pksByScope,
                                             BiConsumer<String, RuntimeException> failed) {
         Map<String, Map<Scope, Set<String>>> byModel = new HashMap<>();
-        pksByScope.forEach((scope, pks) -> byModel.computeIfAbsent(scope.model(), k -> new HashMap<>()).put(scope, pks));
+        pksByScope.forEach((scope, pks) -> byModel.computeIfAbsent(scope.model(), k -> new HashMap<>())
+                .put(scope, pks));
         Map<Scope, Set<String>> decided = new HashMap<>();
         byModel.forEach((model, scopes) -> {
             Optional<VisibilityPolicy<?>> policy = policy(model);
@@ -168,7 +169,8 @@ public class Visibility {
     public Map<Scope, Set<String>> matching(VisibilityPolicy<?> policy, Map<Scope, Set<String>> pksByScope,
                                             BiConsumer<String, RuntimeException> failed) {
         Map<Filter, Map<Scope, Set<String>>> byFilter = new HashMap<>();
-        pksByScope.forEach((scope, pks) -> byFilter.computeIfAbsent(scope.filter(), k -> new HashMap<>()).put(scope, pks));
+        pksByScope.forEach((scope, pks) -> byFilter.computeIfAbsent(scope.filter(), k -> new HashMap<>())
+                .put(scope, pks));
         int viewersPerQuery = feed.settings().subscriptions().viewersPerQuery();
         Map<Scope, Set<String>> decided = new HashMap<>();
         byFilter.forEach((filter, scopes) -> {
@@ -224,7 +226,8 @@ public class Visibility {
      * once, for the subscription's life.
      */
     public Scope scope(Viewer viewer, String model, Filter filter) {
-        return policy(model).map(policy -> scope(policy, viewer, filter)).orElseGet(() -> new Scope(viewer, model, filter));
+        return policy(model).map(policy -> scope(policy, viewer, filter))
+                .orElseGet(() -> new Scope(viewer, model, filter));
     }
 
     /** As {@link #scope(Viewer, String, Filter)}, under {@code policy} whatever its model: one policy's test. */
