@@ -23,8 +23,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the shape the code was split into (docs/testing.md): no class of streams-web or streams-ejb over 300 lines,
- * and no two classes that call each other. Calls are read from the compiled bytecode with {@code javap}: every
- * invoke instruction, with nested classes and lambdas counted as their top-level class.
+ * and no two classes that call each other; and, in those and streams-api, no line over 120 characters, no fully
+ * qualified name in code where an import would do, and a Javadoc sentence saying its job before every class. Calls
+ * are read from the compiled bytecode with {@code javap}: every invoke instruction, with nested classes and lambdas
+ * counted as their top-level class.
  */
 class StructureTest {
 
@@ -32,6 +34,14 @@ class StructureTest {
     private static final Pattern CLASS = Pattern.compile("^(?:(?:public|protected|private|final|abstract|static|sealed"
             + "|non-sealed) )*(?:class|interface|enum|record|@interface) ([\\w.$]+)");
     private static final Pattern CALL = Pattern.compile("invoke\\w+.*// (?:Interface)?Method ([\\w/$]+)\\.");
+    private static final List<Path> SOURCES = List.of(Path.of("src/main/java"), Path.of("../streams-ejb/src/main/java"),
+            Path.of("../streams-api/src/main/java"));
+    /** A qualified class name: lower-case package segments, then a capitalised simple name. */
+    private static final Pattern QUALIFIED = Pattern.compile(
+            "(?<![\\w.])((?:java|javax|jakarta|io|org|com)(?:\\.[a-z][a-z0-9_]*)+)\\.([A-Z]\\w*)");
+    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)\\.(\\w+);", Pattern.MULTILINE);
+    private static final Pattern TYPE = Pattern.compile("^(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|protected|private|final"
+            + "|abstract|static|sealed|non-sealed) )*(?:class|interface|enum|record|@interface) \\w+", Pattern.MULTILINE);
 
     @Test
     void noMainClassIsOver300Lines() {
@@ -45,6 +55,83 @@ class StructureTest {
             }
         }
         assertThat(tooLong).isEmpty();
+    }
+
+    @Test
+    void noMainLineIsOver120Characters() {
+        List<String> tooWide = new ArrayList<>();
+        for (Path source : mainSources()) {
+            List<String> lines = readLines(source);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).length() > 120) {
+                    tooWide.add(source + ":" + (i + 1) + " (" + lines.get(i).length() + " characters)");
+                }
+            }
+        }
+        assertThat(tooWide).isEmpty();
+    }
+
+    /**
+     * A qualified name in code (comments and strings aside) is kept only where its simple name would clash: with an
+     * import, a class of the same package, or a type the file declares.
+     */
+    @Test
+    void codeNamesClassesByImportWhereAnImportWouldDo() {
+        List<String> qualified = new ArrayList<>();
+        for (Path source : mainSources()) {
+            String text = read(source);
+            Set<String> taken = new HashSet<>();
+            Matcher imports = IMPORT.matcher(text);
+            while (imports.find()) {
+                taken.add(imports.group(2));
+            }
+            for (Path sibling : files(source.getParent(), ".java")) {
+                if (sibling.getParent().equals(source.getParent())) {
+                    taken.add(sibling.getFileName().toString().replace(".java", ""));
+                }
+            }
+            Matcher declared = Pattern.compile("\\b(?:class|interface|enum|record) (\\w+)").matcher(text);
+            while (declared.find()) {
+                taken.add(declared.group(1));
+            }
+            String[] lines = code(text).split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].startsWith("import ") || lines[i].startsWith("package ")) {
+                    continue;
+                }
+                Matcher name = QUALIFIED.matcher(lines[i]);
+                while (name.find()) {
+                    if (!taken.contains(name.group(2))) {
+                        qualified.add(source + ":" + (i + 1) + " " + name.group(1) + "." + name.group(2));
+                    }
+                }
+            }
+        }
+        assertThat(qualified).isEmpty();
+    }
+
+    @Test
+    void everyClassOpensWithASentenceSayingItsJob() {
+        List<String> unsaid = new ArrayList<>();
+        for (Path source : mainSources()) {
+            if (source.getFileName().toString().equals("package-info.java")) {
+                continue;
+            }
+            String text = read(source);
+            Matcher type = TYPE.matcher(text);
+            if (!type.find()) {
+                unsaid.add(source + " (no type declaration found)");
+                continue;
+            }
+            String before = text.substring(0, type.start()).stripTrailing();
+            int open = before.lastIndexOf("/**");
+            String doc = before.endsWith("*/") && open >= 0 ? before.substring(open + 3, before.length() - 2) : "";
+            String words = doc.replaceAll("(?m)^\\s*\\*", " ").replaceAll("\\s+", " ").trim();
+            if (!words.matches("[A-Z{<].*?[.:]( .*)?")) {
+                unsaid.add(source + " (" + (words.isEmpty() ? "no Javadoc" : "\"" + words + "\"") + ")");
+            }
+        }
+        assertThat(unsaid).isEmpty();
     }
 
     @Test
@@ -89,6 +176,65 @@ class StructureTest {
             }
         }
         return calls;
+    }
+
+    private static List<Path> mainSources() {
+        List<Path> sources = new ArrayList<>();
+        SOURCES.forEach(root -> sources.addAll(files(root, ".java")));
+        assertThat(sources).as("main sources of streams-web, streams-ejb and streams-api").hasSizeGreaterThan(100);
+        return sources;
+    }
+
+    /** The text with comments and the contents of string and character literals blanked, lines kept. */
+    static String code(String text) {
+        StringBuilder code = new StringBuilder(text.length());
+        int i = 0;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (text.startsWith("//", i)) {
+                while (i < text.length() && text.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (text.startsWith("/*", i)) {
+                int end = text.indexOf("*/", i + 2);
+                end = end < 0 ? text.length() : end + 2;
+                text.substring(i, end).chars().filter(ch -> ch == '\n').forEach(ch -> code.append('\n'));
+                i = end;
+            } else if (text.startsWith("\"\"\"", i)) {
+                int end = text.indexOf("\"\"\"", i + 3);
+                end = end < 0 ? text.length() : end + 3;
+                text.substring(i, end).chars().filter(ch -> ch == '\n').forEach(ch -> code.append('\n'));
+                code.append("\"\"");
+                i = end;
+            } else if (c == '"' || c == '\'') {
+                int end = i + 1;
+                while (end < text.length() && text.charAt(end) != c) {
+                    end += text.charAt(end) == '\\' ? 2 : 1;
+                }
+                code.append(c).append(c);
+                i = end + 1;
+            } else {
+                code.append(c);
+                i++;
+            }
+        }
+        return code.toString();
+    }
+
+    private static String read(Path source) {
+        try {
+            return Files.readString(source);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> readLines(Path source) {
+        try {
+            return Files.readAllLines(source);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String topLevel(String name) {

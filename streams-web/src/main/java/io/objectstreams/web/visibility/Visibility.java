@@ -11,28 +11,26 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The application's {@link VisibilityPolicy} beans by model label, and the queries that decide what a viewer
- * may read now: for a batch of subjects, per (model, filter) for all its viewers at once ({@link ScopeQueries}) or
- * for one viewer; and the bounded membership snapshot of a filter or model subscription (G8, G9).
+ * may read now: for a batch of subjects, per (model, filter) for all its viewers at once or for one viewer
+ * ({@link ScopeDecider}); and the bounded membership snapshot of a filter or model subscription (G8, G9).
  *
  * <p>It lives in the web fragment, not in {@code streams-ejb}: in an EAR the policies are beans of the
  * application's WAR, which an EJB module's bean archive cannot see.
  */
 @ApplicationScoped
 public class Visibility {
-
-    private static final Logger LOG = Logger.getLogger(Visibility.class.getName());
 
     @Inject
     PolicyBeans policyBeans;
@@ -42,6 +40,7 @@ public class Visibility {
 
     private volatile Set<String> declaredRoles;
     private final PolicyLookups lookups = new PolicyLookups();
+    private final ScopeDecider decider = new ScopeDecider(lookups);
 
     /**
      * Every persistence unit a policy names must capture its {@code @Streamed} entities, or this throws
@@ -50,7 +49,7 @@ public class Visibility {
      * Returns the units' {@code @Streamed} entities, and what could not be checked.
      */
     CaptureSetup.Checked checkCapture() {
-        Set<EntityManagerFactory> units = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<EntityManagerFactory> units = Collections.newSetFromMap(new IdentityHashMap<>());
         for (VisibilityPolicy<?> policy : policies().values()) {
             units.add(factory(policy));
         }
@@ -86,7 +85,7 @@ public class Visibility {
      * {@code visibleTo}) and that match {@code filter}, in one query: the per-viewer answer every other path must give.
      */
     public Set<String> matching(VisibilityPolicy<?> policy, Viewer viewer, Filter filter, Collection<String> pks) {
-        return pks.isEmpty() ? Set.of() : query(policy,
+        return pks.isEmpty() ? Set.of() : decider.one(policy,
                 new Scope(viewer, StreamsFeed.modelLabel(policy.entity()), filter), filter, pks, Integer.MAX_VALUE);
     }
 
@@ -168,57 +167,7 @@ public class Visibility {
     /** As {@link #matching(Map, BiConsumer)}, under {@code policy} whatever the scopes' model: one policy's test. */
     public Map<Scope, Set<String>> matching(VisibilityPolicy<?> policy, Map<Scope, Set<String>> pksByScope,
                                             BiConsumer<String, RuntimeException> failed) {
-        Map<Filter, Map<Scope, Set<String>>> byFilter = new HashMap<>();
-        pksByScope.forEach((scope, pks) -> byFilter.computeIfAbsent(scope.filter(), k -> new HashMap<>())
-                .put(scope, pks));
-        int viewersPerQuery = feed.settings().subscriptions().viewersPerQuery();
-        Map<Scope, Set<String>> decided = new HashMap<>();
-        byFilter.forEach((filter, scopes) -> {
-            EntityManager em = factory(policy).createEntityManager();
-            try {
-                decided.putAll(ScopeQueries.decide(em, policy, filter, scopes, viewersPerQuery));
-            } catch (ScopeQueries.MultiplexUnsupported e) {
-                decided.putAll(oneByOne(policy, scopes, failed));
-            } catch (RuntimeException e) {
-                if (scopes.size() == 1) {
-                    // Asking one viewer alone again would ask the same question: it cannot be decided now.
-                    failed.accept(StreamsFeed.modelLabel(policy.entity()), e);
-                } else {
-                    LOG.log(Level.WARNING, "Visibility of " + StreamsFeed.modelLabel(policy.entity()) + " for "
-                            + scopes.size() + " viewers at once failed; each is asked alone", e);
-                    decided.putAll(oneByOne(policy, scopes, failed));
-                }
-            } finally {
-                em.close();
-            }
-        });
-        return decided;
-    }
-
-    /**
-     * Each scope with a query of its own, when deciding them together failed: only the scopes whose own query
-     * fails are left out (one viewer's failing keys or predicate must not leave every viewer undecided).
-     */
-    private Map<Scope, Set<String>> oneByOne(VisibilityPolicy<?> policy, Map<Scope, Set<String>> pksByScope,
-                                             BiConsumer<String, RuntimeException> failed) {
-        Map<Scope, Set<String>> decided = new HashMap<>();
-        RuntimeException first = null;
-        for (Map.Entry<Scope, Set<String>> entry : pksByScope.entrySet()) {
-            try {
-                Scope scope = entry.getKey();
-                // A keyed scope keeps the keys its subscription started with; any other is one plain query.
-                decided.put(scope, policy instanceof KeyedVisibilityPolicy<?>
-                        ? ScopeQueries.decide(factory(policy), policy, scope, entry.getValue())
-                        : entry.getValue().isEmpty() ? Set.of()
-                        : query(policy, scope, scope.filter(), entry.getValue(), Integer.MAX_VALUE));
-            } catch (RuntimeException e) {
-                first = first == null ? e : first;
-            }
-        }
-        if (first != null) {
-            failed.accept(StreamsFeed.modelLabel(policy.entity()), first);
-        }
-        return decided;
+        return decider.together(policy, pksByScope, feed.settings().subscriptions().viewersPerQuery(), failed);
     }
 
     /**
@@ -249,7 +198,7 @@ public class Visibility {
         if (policy.isEmpty()) {
             return Set.of();
         }
-        return query(policy.get(), scope, scope.filter(), null, max + 1);
+        return decider.one(policy.get(), scope, scope.filter(), null, max + 1);
     }
 
     /**
@@ -259,23 +208,7 @@ public class Visibility {
     public Set<String> visible(Scope scope, Collection<String> pks) {
         Optional<VisibilityPolicy<?>> policy = policy(scope.model());
         return policy.isEmpty() || pks.isEmpty() ? Set.of()
-                : query(policy.get(), scope, Filter.NONE, pks, Integer.MAX_VALUE);
-    }
-
-    private <E> Set<String> query(VisibilityPolicy<E> policy, Scope scope, Filter filter, Collection<String> pks,
-                                  int limit) {
-        if (scope.viewer().isAnonymous() && !policy.admitsAnonymous()) {
-            // Denied here, not in each policy (G8): the policy is never asked about an anonymous viewer.
-            return Set.of();
-        }
-        // An entity manager of our own per query: the policy's container-managed one, used outside a transaction
-        // from two threads at once (listener and WebSocket), had Payara close it under a running query.
-        EntityManager em = factory(policy).createEntityManager();
-        try {
-            return ScopeQueries.read(em, policy, scope, filter, pks, limit);
-        } finally {
-            em.close();
-        }
+                : decider.one(policy.get(), scope, Filter.NONE, pks, Integer.MAX_VALUE);
     }
 
     private EntityManagerFactory factory(VisibilityPolicy<?> policy) {
