@@ -4,7 +4,7 @@ import io.objectstreams.StreamEvent;
 import io.objectstreams.internal.capture.ModelLabels;
 import io.objectstreams.internal.config.Origins;
 import io.objectstreams.internal.config.StreamsConfig;
-import io.objectstreams.internal.config.RetentionSettings;
+import io.objectstreams.feed.RetentionSettings;
 import io.objectstreams.internal.listener.OutboxListener;
 import io.objectstreams.internal.listener.OutboxReader;
 import io.objectstreams.internal.retention.OutboxRetention;

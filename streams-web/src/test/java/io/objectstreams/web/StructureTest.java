@@ -57,6 +57,32 @@ class StructureTest {
         assertThat(tooLong).isEmpty();
     }
 
+    /**
+     * The transports read streams-ejb only through its {@code feed} package (what a transport may read, its settings
+     * and the two interfaces it calls back through); everything else there is that module's own.
+     */
+    @Test
+    void streamsWebReadsStreamsEjbOnlyThroughTheFeed() {
+        Set<String> ejbPackages = new TreeSet<>();
+        Path ejb = Path.of("../streams-ejb/src/main/java");
+        files(ejb, ".java").forEach(source -> ejbPackages.add(ejb.relativize(source.getParent()).toString()
+                .replace('/', '.')));
+        assertThat(ejbPackages).contains("io.objectstreams.feed", "io.objectstreams.internal.trigger");
+        List<String> reached = new ArrayList<>();
+        for (Path source : files(Path.of("src/main/java"), ".java")) {
+            Matcher imports = IMPORT.matcher(read(source));
+            while (imports.find()) {
+                String imported = imports.group(1);
+                String pkg = Character.isUpperCase(imported.charAt(imported.lastIndexOf('.') + 1))
+                        ? imported.substring(0, imported.lastIndexOf('.')) : imported; // a static import's class
+                if (ejbPackages.contains(pkg) && !pkg.equals("io.objectstreams.feed")) {
+                    reached.add(source + " imports " + imported + "." + imports.group(2));
+                }
+            }
+        }
+        assertThat(reached).isEmpty();
+    }
+
     @Test
     void noMainLineIsOver120Characters() {
         List<String> tooWide = new ArrayList<>();

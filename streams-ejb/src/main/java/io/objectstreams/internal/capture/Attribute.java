@@ -1,5 +1,6 @@
 package io.objectstreams.internal.capture;
 
+import io.objectstreams.internal.keys.JpaMembers;
 import jakarta.persistence.Entity;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;

@@ -3,6 +3,7 @@ package io.objectstreams.internal.capture;
 import io.objectstreams.StreamsException;
 import io.objectstreams.Streamed;
 import io.objectstreams.internal.keys.InvalidKeyText;
+import io.objectstreams.internal.keys.JpaMembers;
 import io.objectstreams.internal.keys.KeySpelling;
 import io.objectstreams.internal.keys.PkText;
 import io.objectstreams.internal.outbox.OutboxWriter;

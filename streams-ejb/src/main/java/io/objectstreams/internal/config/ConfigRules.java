@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Validation of configuration values; every failure names the key and says what would be accepted. */
-final class ConfigRules {
+public final class ConfigRules {
 
     /**
      * Lower case only: PostgreSQL folds an unquoted identifier in {@code LISTEN} to lower case, while
@@ -129,7 +129,7 @@ final class ConfigRules {
         return Durations.parse(text, false).orElse(null);
     }
 
-    static Duration atLeast(String key, Duration value, Duration minimum) {
+    public static Duration atLeast(String key, Duration value, Duration minimum) {
         if (value.compareTo(minimum) < 0) {
             throw invalid(key, "(" + value + ") must not be shorter than " + minimum);
         }
@@ -201,7 +201,7 @@ final class ConfigRules {
                 + " bytes (a whole number of bytes, or with a unit: 512k, 64m, 1g)");
     }
 
-    static StreamsException invalid(String key, String problem) {
+    public static StreamsException invalid(String key, String problem) {
         return new StreamsException("invalid_configuration",
                 "Invalid Object Streams configuration: " + key + " " + problem + ". Fix " + key
                         + " in microprofile-config.properties (or its environment/system property override).");

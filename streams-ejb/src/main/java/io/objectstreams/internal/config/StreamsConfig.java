@@ -1,6 +1,12 @@
 package io.objectstreams.internal.config;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.feed.HealthSettings;
+import io.objectstreams.feed.ListenerSettings;
+import io.objectstreams.feed.OutboxSettings;
+import io.objectstreams.feed.RetentionSettings;
+import io.objectstreams.feed.SchemaSettings;
+import io.objectstreams.feed.TelemetrySettings;
 import io.objectstreams.feed.TransportSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;

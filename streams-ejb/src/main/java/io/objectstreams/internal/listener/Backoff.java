@@ -1,6 +1,6 @@
 package io.objectstreams.internal.listener;
 
-import io.objectstreams.internal.config.ListenerSettings;
+import io.objectstreams.feed.ListenerSettings;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 

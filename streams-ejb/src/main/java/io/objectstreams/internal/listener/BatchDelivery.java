@@ -3,7 +3,7 @@ package io.objectstreams.internal.listener;
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamEvent;
 import io.objectstreams.StreamGap;
-import io.objectstreams.internal.config.ListenerSettings;
+import io.objectstreams.feed.ListenerSettings;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.objectstreams.internal.listener;
 
 import io.objectstreams.StreamBatch;
 import io.objectstreams.StreamGap;
-import io.objectstreams.internal.config.ListenerSettings;
+import io.objectstreams.feed.ListenerSettings;
 import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.delivery.DeliveryTargets;
 import io.objectstreams.internal.health.HealthRegistry;

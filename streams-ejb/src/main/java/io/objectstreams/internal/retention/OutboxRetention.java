@@ -1,7 +1,7 @@
 package io.objectstreams.internal.retention;
 
 import io.objectstreams.feed.PruneOutcome;
-import io.objectstreams.internal.config.RetentionSettings;
+import io.objectstreams.feed.RetentionSettings;
 import io.objectstreams.internal.config.StreamsConfig;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;

@@ -1,7 +1,7 @@
 package io.objectstreams.internal.telemetry;
 
 import io.objectstreams.StreamEvent;
-import io.objectstreams.internal.config.TelemetrySettings;
+import io.objectstreams.feed.TelemetrySettings;
 import io.objectstreams.internal.health.HealthRegistry;
 import io.objectstreams.internal.health.ListenerReport;
 import io.objectstreams.internal.health.SessionReport;

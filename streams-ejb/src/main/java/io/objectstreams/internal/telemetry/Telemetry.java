@@ -2,7 +2,8 @@ package io.objectstreams.internal.telemetry;
 
 import io.objectstreams.StreamEvent;
 import io.objectstreams.internal.config.StreamsConfig;
-import io.objectstreams.internal.config.TelemetrySettings;
+import io.objectstreams.feed.DeliveryTelemetry;
+import io.objectstreams.feed.TelemetrySettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,7 +25,7 @@ import java.util.logging.Logger;
  * exporter asks, so they cost nothing on the delivery path; only the two histograms record as things happen.
  */
 @ApplicationScoped
-public class Telemetry {
+public class Telemetry implements DeliveryTelemetry {
 
     private static final Logger LOG = Logger.getLogger(Telemetry.class.getName());
     private static final String API = "io.opentelemetry.api.OpenTelemetry";
@@ -107,6 +108,7 @@ public class Telemetry {
     }
 
     /** An event was sent to a client over {@code transport}: the write-to-delivery latency. */
+    @Override
     public void sent(String transport, long recordedAtMillis) {
         try {
             sink.sent(transport, recordedAtMillis);
@@ -116,6 +118,7 @@ public class Telemetry {
     }
 
     /** A batch was fanned out from {@code startNanos}: its time, and a span linked to the writes' spans. */
+    @Override
     public void fannedOut(long startNanos, List<StreamEvent> events) {
         try {
             sink.fannedOut(startNanos, events);

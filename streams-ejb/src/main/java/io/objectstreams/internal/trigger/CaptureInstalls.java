@@ -1,6 +1,6 @@
 package io.objectstreams.internal.trigger;
 
-import io.objectstreams.internal.config.CaptureSettings;
+import io.objectstreams.feed.CaptureSettings;
 import io.objectstreams.internal.config.StreamsConfig;
 import java.sql.Connection;
 import java.sql.SQLException;

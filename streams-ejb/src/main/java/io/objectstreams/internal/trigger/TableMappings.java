@@ -1,7 +1,7 @@
 package io.objectstreams.internal.trigger;
 
 import io.objectstreams.StreamsException;
-import io.objectstreams.internal.capture.JpaMembers;
+import io.objectstreams.internal.keys.JpaMembers;
 import io.objectstreams.Streamed;
 import jakarta.persistence.AttributeOverride;
 import jakarta.persistence.AttributeOverrides;

@@ -2,9 +2,10 @@ package io.objectstreams.internal.trigger;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.capture.CaptureModes;
-import io.objectstreams.internal.capture.JpaMembers;
+import io.objectstreams.internal.keys.JpaMembers;
 import io.objectstreams.internal.capture.StreamedModels;
-import io.objectstreams.internal.config.CaptureSettings;
+import io.objectstreams.feed.CaptureControl;
+import io.objectstreams.feed.CaptureSettings;
 import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.schema.StreamsBootstrap;
 import io.objectstreams.internal.health.CaptureReport;
@@ -38,7 +39,7 @@ import java.util.stream.Collectors;
  * logged with what to run; it is never silent.
  */
 @ApplicationScoped
-public class TriggerCapture {
+public class TriggerCapture implements CaptureControl {
 
     private static final Logger LOG = Logger.getLogger(TriggerCapture.class.getName());
 
@@ -90,6 +91,7 @@ public class TriggerCapture {
      * As {@link #start(Collection)}, with what the deployment could not check about capture, reported as warnings
      * in readiness with the tables' findings.
      */
+    @Override
     public synchronized void start(Collection<Class<?>> streamed, List<String> unchecked) {
         // Installing needs the schema (V6's mapping registry): on a fresh database, deployment migrates it first.
         bootstrap.awaitSchema();
@@ -147,11 +149,13 @@ public class TriggerCapture {
     }
 
     /** What is wrong now, as of the last check. */
+    @Override
     public CaptureReport report() {
         return report;
     }
 
     /** The SQL that installs every trigger-captured table's capture as this deployment maps it: for a DBA. */
+    @Override
     public String script() throws SQLException {
         StringBuilder script = new StringBuilder("-- Object Streams trigger capture (docs/capture.md). Run as the"
                 + " owner of the tables; it replaces what an earlier mapping installed.\nBEGIN;\n");

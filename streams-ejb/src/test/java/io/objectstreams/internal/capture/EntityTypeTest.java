@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.Streamed;
+import io.objectstreams.internal.keys.JpaMembers;
 import jakarta.persistence.Access;
 import jakarta.persistence.AccessType;
 import jakarta.persistence.EmbeddedId;

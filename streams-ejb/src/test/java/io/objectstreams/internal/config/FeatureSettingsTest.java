@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.feed.HealthSettings;
+import io.objectstreams.feed.OutboxSettings;
+import io.objectstreams.feed.SchemaSettings;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

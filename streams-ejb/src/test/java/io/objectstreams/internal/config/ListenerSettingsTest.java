@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.feed.ListenerSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

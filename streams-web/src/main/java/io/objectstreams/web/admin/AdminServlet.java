@@ -5,7 +5,7 @@ import io.objectstreams.feed.PruneOutcome;
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.internal.health.CaptureReport;
 import io.objectstreams.internal.health.HealthRegistry;
-import io.objectstreams.internal.trigger.TriggerCapture;
+import io.objectstreams.feed.CaptureControl;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.ProtocolError;
@@ -54,7 +54,7 @@ public class AdminServlet extends HttpServlet {
     transient ConnectionRegistry engine;
 
     @Inject
-    transient TriggerCapture triggers;
+    transient CaptureControl triggers;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {

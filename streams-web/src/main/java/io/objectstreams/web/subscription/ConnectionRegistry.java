@@ -10,7 +10,7 @@ import io.objectstreams.internal.delivery.DeliveryTargets;
 import io.objectstreams.internal.health.HealthRegistry;
 import io.objectstreams.internal.health.SessionReport;
 import io.objectstreams.internal.health.TransportCounts;
-import io.objectstreams.internal.telemetry.Telemetry;
+import io.objectstreams.feed.DeliveryTelemetry;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -42,7 +42,7 @@ public class ConnectionRegistry {
     StreamsFeed feed;
 
     @Inject
-    Telemetry telemetry;
+    DeliveryTelemetry telemetry;
 
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;

@@ -1,6 +1,6 @@
 package io.objectstreams.web.visibility;
 
-import io.objectstreams.internal.capture.JpaMembers;
+import io.objectstreams.internal.keys.JpaMembers;
 import io.objectstreams.internal.keys.InvalidKeyText;
 import io.objectstreams.internal.keys.PkText;
 import jakarta.persistence.Tuple;

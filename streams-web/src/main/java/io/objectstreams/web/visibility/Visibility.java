@@ -43,17 +43,15 @@ public class Visibility {
     private final ScopeDecider decider = new ScopeDecider(lookups);
 
     /**
-     * Every persistence unit a policy names must capture its {@code @Streamed} entities, or this throws
-     * {@code capture_not_configured} naming the mapping file to add (G1); called at deployment by
-     * {@link CaptureCheck}. Without the check such a unit commits every change with no outbox row and no error.
-     * Returns the units' {@code @Streamed} entities, and what could not be checked.
+     * The persistence units the policies read through, each once: those whose capture of the {@code @Streamed}
+     * entities the deployment checks (G1).
      */
-    CaptureSetup.Checked checkCapture() {
+    public Set<EntityManagerFactory> persistenceUnits() {
         Set<EntityManagerFactory> units = Collections.newSetFromMap(new IdentityHashMap<>());
         for (VisibilityPolicy<?> policy : policies().values()) {
             units.add(factory(policy));
         }
-        return CaptureSetup.check(units);
+        return units;
     }
 
     /** The policy of a model; empty for a model nobody may see (no policy registered). */

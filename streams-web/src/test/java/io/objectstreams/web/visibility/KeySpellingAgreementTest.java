@@ -114,7 +114,7 @@ class KeySpellingAgreementTest {
     @Test
     void visibilityAcceptsEveryTypeAKeyMayHave() {
         for (Class<?> entity : SPELLINGS.keySet()) {
-            Class<?> type = io.objectstreams.internal.capture.JpaMembers.key(entity).types().get(0);
+            Class<?> type = io.objectstreams.internal.keys.JpaMembers.key(entity).types().get(0);
             assertThat(VisibilityKeys.supportsKeyType(type)).as(type.getName()).isTrue();
         }
     }

@@ -1,5 +1,7 @@
-package io.objectstreams.internal.config;
+package io.objectstreams.feed;
 
+import io.objectstreams.internal.config.ConfigValues;
+import io.objectstreams.internal.config.Setting;
 import java.time.Duration;
 
 /** Whether and how deployment applies the schema migrations; each constant's doc says more. */

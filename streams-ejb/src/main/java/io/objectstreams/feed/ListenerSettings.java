@@ -1,5 +1,8 @@
-package io.objectstreams.internal.config;
+package io.objectstreams.feed;
 
+import io.objectstreams.internal.config.ConfigRules;
+import io.objectstreams.internal.config.ConfigValues;
+import io.objectstreams.internal.config.Setting;
 import java.time.Duration;
 
 /** The listener's own connection, its channels and its pace; each constant's doc says what it does. */

@@ -1,4 +1,7 @@
-package io.objectstreams.internal.config;
+package io.objectstreams.feed;
+
+import io.objectstreams.internal.config.ConfigValues;
+import io.objectstreams.internal.config.Setting;
 
 /** Metrics and trace links through the server's OpenTelemetry (docs/operations.md); each constant's doc says more. */
 public record TelemetrySettings(boolean enabled, int maxLinks) {

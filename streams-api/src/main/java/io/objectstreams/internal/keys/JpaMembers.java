@@ -1,4 +1,4 @@
-package io.objectstreams.internal.capture;
+package io.objectstreams.internal.keys;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.keys.KeySpelling;
@@ -27,7 +27,8 @@ import java.util.List;
 /**
  * How a field or getter of an entity class reads as a JPA attribute: its property name, whether it is persistent,
  * its mapping annotations, and whether the class is mapped through fields or getters. Shared by the entity
- * listener's view of an entity ({@link EntityType}) and the trigger's ({@code TableMappings}).
+ * listener's view of an entity ({@code EntityType}), the trigger's ({@code TableMappings}) and the visibility
+ * queries' view of an entity's key ({@code SubjectId}), in streams-ejb and streams-web.
  */
 public final class JpaMembers {
 
@@ -186,13 +187,17 @@ public final class JpaMembers {
         return members;
     }
 
-    static boolean annotated(AccessibleObject member, List<Class<? extends Annotation>> annotations) {
+    /** Whether {@code member} carries any of {@code annotations}. */
+    public static boolean annotated(AccessibleObject member, List<Class<? extends Annotation>> annotations) {
         return annotations.stream().anyMatch(member::isAnnotationPresent);
     }
 
-    static final List<Class<? extends Annotation>> REFERENCES = List.of(ManyToOne.class, OneToOne.class);
-    static final List<Class<? extends Annotation>> COLLECTIONS =
+    /** The mappings of a reference to one other entity. */
+    public static final List<Class<? extends Annotation>> REFERENCES = List.of(ManyToOne.class, OneToOne.class);
+    /** The mappings of a collection: of other entities, or of basic or embeddable values. */
+    public static final List<Class<? extends Annotation>> COLLECTIONS =
             List.of(OneToMany.class, ManyToMany.class, ElementCollection.class);
-    static final List<Class<? extends Annotation>> EMBEDDED = List.of(Embedded.class);
+    /** The mapping of an embedded value. */
+    public static final List<Class<? extends Annotation>> EMBEDDED = List.of(Embedded.class);
 
 }

@@ -1,7 +1,7 @@
-package io.objectstreams.web.visibility;
+package io.objectstreams.web.capture;
 
-import io.objectstreams.internal.trigger.TriggerCapture;
-import io.objectstreams.web.testing.DeliveryFaults;
+import io.objectstreams.feed.CaptureControl;
+import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -11,8 +11,9 @@ import jakarta.inject.Inject;
 
 /**
  * Checks at deployment that the persistence units behind the visibility policies capture their
- * {@code @Streamed} entities ({@link Visibility#checkCapture()}), and starts trigger capture of those its tables
- * capture ({@link TriggerCapture}); a failure stops deployment. A startup
+ * {@code @Streamed} entities ({@link CaptureSetup}): a unit that does not fails deployment with
+ * {@code capture_not_configured} naming the mapping file to add (G1), since it would commit every change with no
+ * outbox row and no error. Then starts trigger capture of those its tables capture ({@link CaptureControl}). A startup
  * singleton rather than a CDI startup observer: the policies are often session beans, which Payara refuses to
  * invoke while CDI is still initializing the application. Bean-managed, so that installing the triggers runs in a
  * transaction of its own rather than in a container one (WildFly refuses to commit a connection it enlisted).
@@ -26,14 +27,12 @@ public class CaptureCheck {
     Visibility visibility;
 
     @Inject
-    TriggerCapture triggers;
+    CaptureControl triggers;
 
     @PostConstruct
     void check() {
-        // A test JVM that permits delivery faults says so at deployment, not at its first delivery.
-        DeliveryFaults.announce();
+        CaptureSetup.Checked checked = CaptureSetup.check(visibility.persistenceUnits());
         // Then the tables captured by trigger: mapped, checked, installed when Object Streams owns the schema.
-        CaptureSetup.Checked checked = visibility.checkCapture();
         triggers.start(checked.streamed(), checked.unchecked());
     }
 }

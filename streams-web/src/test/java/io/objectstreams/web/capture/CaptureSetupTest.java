@@ -1,4 +1,4 @@
-package io.objectstreams.web.visibility;
+package io.objectstreams.web.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,7 @@
-package io.objectstreams.internal.config;
+package io.objectstreams.feed;
+
+import io.objectstreams.internal.config.ConfigValues;
+import io.objectstreams.internal.config.Setting;
 
 /** Where outbox rows are written and on which channel their commit is announced; each constant's doc says more. */
 public record OutboxSettings(String dataSource, String notifyChannel) {

@@ -1,5 +1,7 @@
-package io.objectstreams.internal.config;
+package io.objectstreams.feed;
 
+import io.objectstreams.internal.config.ConfigValues;
+import io.objectstreams.internal.config.Setting;
 import java.time.Duration;
 
 /** What the health checks hold the listener to (G13). */

@@ -1,5 +1,9 @@
-package io.objectstreams.internal.config;
+package io.objectstreams.feed;
 
+import io.objectstreams.internal.config.ConfigRules;
+import io.objectstreams.internal.config.ConfigValues;
+import io.objectstreams.internal.config.Durations;
+import io.objectstreams.internal.config.Setting;
 import java.time.Duration;
 import java.util.Optional;
 
