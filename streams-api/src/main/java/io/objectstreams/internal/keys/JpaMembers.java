@@ -2,6 +2,7 @@ package io.objectstreams.internal.keys;
 
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.keys.KeySpelling;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.persistence.Access;
 import jakarta.persistence.AccessType;
 import jakarta.persistence.Convert;
@@ -149,7 +150,8 @@ public final class JpaMembers {
             refuseUnspellable(entityClass, part, key.composite());
             if (key.composite() && part instanceof Method) {
                 // The order of a class's methods is the JVM's to choose: the pk's order could differ between runs.
-                throw new StreamsException("capture_failed", entityClass.getName() + " maps its composite key"
+                throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED,
+                        entityClass.getName() + " maps its composite key"
                         + " through getters; map the key's parts through fields, whose declared order the pk follows");
             }
         }
@@ -162,7 +164,7 @@ public final class JpaMembers {
         if (KeySpelling.supports(type(part)) && !type(part).isEnum() && !annotated(part, REFERENCES) && !converted) {
             return;
         }
-        throw new StreamsException("capture_failed", entityClass.getName() + (composite
+        throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED, entityClass.getName() + (composite
                 ? " has a composite key whose part " + attributeName(part) + " is of type "
                 : " has a key " + attributeName(part) + " of type ") + type(part).getName()
                 + (converted ? " with a converter" : "") + "; a key" + (composite ? "'s parts" : "")

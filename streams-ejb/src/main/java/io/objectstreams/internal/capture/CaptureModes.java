@@ -4,6 +4,7 @@ import io.objectstreams.StreamsException;
 import io.objectstreams.Streamed;
 import io.objectstreams.Streamed.Capture;
 import io.objectstreams.internal.trigger.TableMappings;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.Entity;
@@ -61,11 +62,12 @@ public class CaptureModes {
         Capture configured = set.map(value -> switch (value) {
             case "listener" -> Capture.LISTENER;
             case "trigger" -> Capture.TRIGGER;
-            default -> throw new StreamsException("invalid_configuration", key + "=" + set.get()
+            default -> throw new StreamsException(LibraryErrorCode.INVALID_CONFIGURATION, key + "=" + set.get()
                     + " is not a capture mode; use listener or trigger");
         }).orElse(Capture.DEFAULT);
         if (declared != Capture.DEFAULT && configured != Capture.DEFAULT && declared != configured) {
-            throw new StreamsException("invalid_configuration", entityClass.getName() + " is configured for both"
+            throw new StreamsException(LibraryErrorCode.INVALID_CONFIGURATION,
+                    entityClass.getName() + " is configured for both"
                     + " capture paths: @Streamed(capture = " + declared + ") and " + key + "=" + set.get()
                     + ". Each entity has exactly one (a second would capture every write twice); remove one of them");
         }

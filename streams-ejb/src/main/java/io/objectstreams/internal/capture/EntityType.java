@@ -7,6 +7,7 @@ import io.objectstreams.internal.keys.JpaMembers;
 import io.objectstreams.internal.keys.KeySpelling;
 import io.objectstreams.internal.keys.PkText;
 import io.objectstreams.internal.outbox.OutboxWriter;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -83,7 +84,7 @@ final class EntityType {
             }
         }
         if (value == null) {
-            throw new StreamsException("capture_failed", "Cannot capture a change of " + model
+            throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED, "Cannot capture a change of " + model
                     + ": its id is still null when the transaction completes");
         }
         return KeySpelling.text(value);
@@ -151,7 +152,7 @@ final class EntityType {
                 return c;
             }
         }
-        throw new StreamsException("capture_failed", type.getName() + " is not a JPA entity");
+        throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED, type.getName() + " is not a JPA entity");
     }
 
     private static EntityType inspect(Class<?> entityClass) {
@@ -175,7 +176,8 @@ final class EntityType {
             }
         }
         if (id == null) {
-            throw new StreamsException("capture_failed", entityClass.getName() + " has no @Id attribute");
+            throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED,
+                    entityClass.getName() + " has no @Id attribute");
         }
         List<Attribute> keyParts = new ArrayList<>();
         if (key.composite() || key.embeddedId() != null) {
@@ -192,7 +194,7 @@ final class EntityType {
             subject = Optional.of(attributes.stream()
                     .filter(a -> a.name.equals(streamed.subject()) && a.kind == Attribute.Kind.REFERENCE)
                     .findFirst()
-                    .orElseThrow(() -> new StreamsException("capture_failed", "@Streamed(subject = \""
+                    .orElseThrow(() -> new StreamsException(LibraryErrorCode.CAPTURE_FAILED, "@Streamed(subject = \""
                             + streamed.subject() + "\") on " + entityClass.getName()
                             + " must name a to-one relationship attribute of that entity")));
         }

@@ -2,6 +2,7 @@ package io.objectstreams.internal.capture;
 
 import io.objectstreams.SourceEvent;
 import io.objectstreams.StreamsException;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.HashMap;
@@ -43,7 +44,8 @@ public class StreamedModels {
         }
         String pk = type.canonical(event.pk());
         if (pk == null) {
-            throw new StreamsException("invalid_pk", "StreamsPublisher.publish: pk " + event.pk() + " can be no key of"
+            throw new StreamsException(LibraryErrorCode.INVALID_PK,
+                    "StreamsPublisher.publish: pk " + event.pk() + " can be no key of"
                     + " model " + event.model() + " (" + type.entityClass.getName() + ", key " + type.keyTypes()
                     + "); publish the key as capture spells it (docs/capture.md)");
         }

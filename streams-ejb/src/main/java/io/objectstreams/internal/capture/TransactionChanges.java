@@ -7,6 +7,7 @@ import io.objectstreams.StreamsException;
 import io.objectstreams.internal.outbox.OutboxRow;
 import io.objectstreams.internal.outbox.OutboxWriter;
 import io.objectstreams.internal.outbox.WakeupNotifier;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import java.sql.Connection;
@@ -254,7 +255,7 @@ final class TransactionChanges implements Synchronization {
     private void requireProviderHookWhereNeeded() {
         for (SeenChange change : seen.subList(recorded, seen.size())) {
             if (change.entity() != null && isEclipseLinkEntity(change.entity().getClass())) {
-                throw new StreamsException("capture_not_configured", "The persistence unit of "
+                throw new StreamsException(LibraryErrorCode.CAPTURE_NOT_CONFIGURED, "The persistence unit of "
                         + change.entity().getClass().getName() + " runs on EclipseLink but does not name"
                         + " Object Streams' commit hook; add <property name=\"eclipselink.session-event-listener\""
                         + " value=\"io.objectstreams.capture.EclipseLinkCapture\"/> to it (docs/capture.md)");

@@ -7,6 +7,7 @@ import io.objectstreams.capture.ActionContext;
 import io.objectstreams.capture.ChangeRecorder;
 import io.objectstreams.internal.outbox.OutboxWriter;
 import io.objectstreams.internal.outbox.WakeupNotifier;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -69,7 +70,8 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     @Override
     public void changed(Object entity, EventOperation op) {
         if (!isActive()) {
-            throw new StreamsException("no_transaction", "A change of @Streamed entity " + entity.getClass().getName()
+            throw new StreamsException(LibraryErrorCode.NO_TRANSACTION,
+                    "A change of @Streamed entity " + entity.getClass().getName()
                     + " was flushed outside an active JTA transaction;"
                     + " Object Streams captures only transactional writes");
         }
@@ -92,7 +94,8 @@ public class TransactionalChangeRecorder implements ChangeRecorder {
     /** Records a programmatic source event in the current transaction. */
     public void publish(SourceEvent event) {
         if (!isActive()) {
-            throw new StreamsException("no_transaction", "StreamsPublisher.publish needs an active JTA transaction;"
+            throw new StreamsException(LibraryErrorCode.NO_TRANSACTION,
+                    "StreamsPublisher.publish needs an active JTA transaction;"
                     + " call it from a transactional business method"
                     + " so the event commits or rolls back with the write");
         }

@@ -1,6 +1,7 @@
 package io.objectstreams.internal.config;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.protocol.LibraryErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -202,7 +203,7 @@ public final class ConfigRules {
     }
 
     public static StreamsException invalid(String key, String problem) {
-        return new StreamsException("invalid_configuration",
+        return new StreamsException(LibraryErrorCode.INVALID_CONFIGURATION,
                 "Invalid Object Streams configuration: " + key + " " + problem + ". Fix " + key
                         + " in microprofile-config.properties (or its environment/system property override).");
     }

@@ -8,6 +8,7 @@ import io.objectstreams.feed.RetentionSettings;
 import io.objectstreams.feed.SchemaSettings;
 import io.objectstreams.feed.TelemetrySettings;
 import io.objectstreams.feed.TransportSettings;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -109,7 +110,8 @@ public class StreamsConfig {
             try {
                 found = (DataSource) new InitialContext().lookup(name);
             } catch (NamingException | ClassCastException e) {
-                throw new StreamsException("invalid_configuration", OutboxSettings.DATASOURCE.key() + "=" + name
+                throw new StreamsException(LibraryErrorCode.INVALID_CONFIGURATION,
+                        OutboxSettings.DATASOURCE.key() + "=" + name
                         + " does not name a javax.sql.DataSource in JNDI (" + e + "); set it to the JNDI name of"
                         + " the application's PostgreSQL datasource, e.g. jdbc/store on Payara or java:/jdbc/store"
                         + " on WildFly", e);

@@ -3,6 +3,7 @@ package io.objectstreams.internal.outbox;
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.telemetry.Telemetry;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -84,7 +85,8 @@ public class OutboxWriter {
     public void insertAtCompletion(List<OutboxRow> rows) {
         try (Connection connection = config.dataSource().getConnection()) {
             if (connection.getAutoCommit()) {
-                throw new StreamsException("outbox_write_failed", "Could not write " + rows.size() + " outbox row(s): "
+                throw new StreamsException(LibraryErrorCode.OUTBOX_WRITE_FAILED,
+                        "Could not write " + rows.size() + " outbox row(s): "
                         + config.dataSourceName() + " gives no connection in the transaction while it completes, and"
                         + " the persistence provider wrote nothing in it (on Payara, publish in a transaction where"
                         + " EclipseLink writes, for instance through a native query; docs/capture.md). The transaction"
@@ -154,7 +156,8 @@ public class OutboxWriter {
                 }
             }
         } catch (SQLException e) {
-            throw new StreamsException("outbox_write_failed", "Could not complete the rows capture triggers wrote;"
+            throw new StreamsException(LibraryErrorCode.OUTBOX_WRITE_FAILED,
+                    "Could not complete the rows capture triggers wrote;"
                     + " the transaction is rolled back: " + e.getMessage(), e);
         }
     }
@@ -176,13 +179,14 @@ public class OutboxWriter {
             completeTriggerRows(connection, actor, correlationId, traceparent, bornOrGone);
             return true;
         } catch (SQLException e) {
-            throw new StreamsException("outbox_write_failed", "Could not complete the rows capture triggers wrote;"
+            throw new StreamsException(LibraryErrorCode.OUTBOX_WRITE_FAILED,
+                    "Could not complete the rows capture triggers wrote;"
                     + " the transaction is rolled back: " + e.getMessage(), e);
         }
     }
 
     private static StreamsException failed(List<OutboxRow> rows, SQLException e) {
-        return new StreamsException("outbox_write_failed", "Could not write " + rows.size()
+        return new StreamsException(LibraryErrorCode.OUTBOX_WRITE_FAILED, "Could not write " + rows.size()
                 + " outbox row(s); the transaction is rolled back so no change goes unrecorded: " + e.getMessage(), e);
     }
 

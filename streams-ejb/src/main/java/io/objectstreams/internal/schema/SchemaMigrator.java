@@ -1,6 +1,7 @@
 package io.objectstreams.internal.schema;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.protocol.LibraryErrorCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +63,7 @@ public final class SchemaMigrator {
                 connection.setAutoCommit(autoCommit);
             }
         } catch (SQLException e) {
-            throw new StreamsException("schema_migration_failed",
+            throw new StreamsException(LibraryErrorCode.SCHEMA_MIGRATION_FAILED,
                     "Object Streams could not migrate its schema: " + e.getMessage()
                             + ". Check the datasource's privileges, or set streams.schema.migrate=false and apply"
                             + " the SQL from docs/schema.md yourself.", e);

@@ -3,6 +3,7 @@ package io.objectstreams.internal.trigger;
 import io.objectstreams.StreamsException;
 import io.objectstreams.internal.keys.JpaMembers;
 import io.objectstreams.Streamed;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.persistence.AttributeOverride;
 import jakarta.persistence.AttributeOverrides;
 import jakarta.persistence.Column;
@@ -153,7 +154,8 @@ public final class TableMappings {
                 continue;
             }
             if (member.isAnnotationPresent(ManyToOne.class) || member.isAnnotationPresent(OneToOne.class)) {
-                throw new StreamsException("capture_failed", "Trigger capture cannot map the relationship " + path
+                throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED,
+                        "Trigger capture cannot map the relationship " + path
                         + " inside embeddable " + embeddable.getName()
                         + "; capture its entity with the entity listener");
             }
@@ -186,7 +188,8 @@ public final class TableMappings {
         }
         List<String> targetKeys = keyColumns(target);
         if (targetKeys.size() != 1) {
-            throw new StreamsException("capture_failed", "Trigger capture needs @JoinColumns naming every column of "
+            throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED,
+                    "Trigger capture needs @JoinColumns naming every column of "
                     + attribute + ", a reference to " + target.getName() + ", which has a composite key");
         }
         return List.of(name(attribute + "_" + targetKeys.get(0)));
@@ -255,7 +258,8 @@ public final class TableMappings {
     }
 
     private static StreamsException refused(Class<?> entityClass, String why) {
-        return new StreamsException("capture_failed", "Trigger capture cannot map " + entityClass.getName() + ": " + why
+        return new StreamsException(LibraryErrorCode.CAPTURE_FAILED,
+                "Trigger capture cannot map " + entityClass.getName() + ": " + why
                 + " (docs/capture.md, \"Trigger capture\")");
     }
 }

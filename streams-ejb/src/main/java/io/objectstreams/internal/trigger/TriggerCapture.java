@@ -10,6 +10,7 @@ import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.internal.schema.StreamsBootstrap;
 import io.objectstreams.internal.health.CaptureReport;
 import io.objectstreams.internal.health.HealthRegistry;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -128,7 +129,7 @@ public class TriggerCapture implements CaptureControl {
         log(report);
         if (!paddedKeys.isEmpty()) {
             // As a key of an unsupported Java type does (G16): its events could reach no subscription reliably.
-            throw new StreamsException("capture_failed", String.join("; ", paddedKeys));
+            throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED, String.join("; ", paddedKeys));
         }
         HealthRegistry.application().register(HealthRegistry.CAPTURE, source);
         long every = CaptureSettings.from(config.values()).checkInterval().toMillis();

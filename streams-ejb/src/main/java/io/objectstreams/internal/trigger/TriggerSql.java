@@ -1,6 +1,7 @@
 package io.objectstreams.internal.trigger;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.protocol.LibraryErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -8,8 +9,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * The SQL that installs one table's capture: one function and four statement-level triggers (insert, update,
@@ -53,20 +52,6 @@ public final class TriggerSql {
     /** Rows one transaction may capture through triggers: ids of a transaction are {@code 2^22} apart. */
     static final long MAX_ROWS_PER_TRANSACTION = 1L << 22;
 
-    /**
-     * Types with no equality operator, compared as text; so are arrays of them and composites, whose equality
-     * needs every element's or field's ({@link TriggerCatalog#columnTypes} names the types).
-     */
-    private static final Set<String> TEXT_COMPARED = Set.of("json", "xml", "point", "line", "polygon", "circle", "box",
-            "path", "lseg", "composite");
-
-    /**
-     * Types whose equality is not identity: a case-only edit of {@code citext} or of text under a nondeterministic
-     * collation, or {@code '1 day'} made {@code '24 hours'}, is equal, yet the application reads another value, and
-     * the entity listener reports it. They are compared as their text, byte by byte ({@code COLLATE "C"}).
-     */
-    private static final Set<String> EQUAL_NOT_SAME = Set.of("citext", "interval", "nondeterministic");
-
     /** The longest name PostgreSQL keeps (NAMEDATALEN - 1), in bytes: a longer one is cut, silently. */
     private static final int MAX_NAME_BYTES = 63;
 
@@ -89,7 +74,7 @@ public final class TriggerSql {
         String function = function(mapping, types, channel, outbox, ownSchema);
         if (function.contains("$streams$")) {
             // The body is dollar-quoted: a name or label holding the quote would end it early.
-            throw new StreamsException("capture_failed", "Trigger capture cannot map " + mapping.entity()
+            throw new StreamsException(LibraryErrorCode.CAPTURE_FAILED, "Trigger capture cannot map " + mapping.entity()
                     + ": a name or label of its mapping contains $streams$");
         }
         this.hash = sha256(function).substring(0, 16);
@@ -188,7 +173,8 @@ public final class TriggerSql {
             String fields = "ARRAY[" + Sql.literal(m.facet()) + "]::text[]";
             String subjectOld = subjectPk(m, "o");
             String subjectNew = subjectPk(m, "n");
-            String changed = rowOf(m.columns(), "o", types) + " IS DISTINCT FROM " + rowOf(m.columns(), "n", types);
+            String changed = ColumnComparisons.rowOf(m.columns(), "o", types) + " IS DISTINCT FROM "
+                    + ColumnComparisons.rowOf(m.columns(), "n", types);
             inserted = parts(fields, "SELECT " + subjectNew + " FROM streams_new n");
             updated = parts(fields, "SELECT s.pk" + pairs + " CROSS JOIN LATERAL (VALUES (" + subjectOld + "), ("
                     + subjectNew + ")) s(pk) WHERE " + noOld + " OR " + noNew + " OR " + changed);
@@ -199,7 +185,7 @@ public final class TriggerSql {
             updated = "SELECT * FROM (SELECT CASE WHEN " + noNew + " THEN " + subjectPk(m, "o") + " ELSE "
                     + subjectPk(m, "n") + " END AS pk, CASE WHEN " + noOld + " THEN 'created' WHEN " + noNew
                     + " THEN 'deleted' ELSE 'updated' END AS op, CASE WHEN " + noOld + " OR " + noNew
-                    + " THEN '{}'::text[] ELSE " + changedFields(m, types) + " END AS fields" + pairs
+                    + " THEN '{}'::text[] ELSE " + ColumnComparisons.changedFields(m, types) + " END AS fields" + pairs
                     + ") u WHERE u.op <> 'updated' OR cardinality(u.fields) > 0";
             deleted = "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields"
                     + " FROM streams_old o";
@@ -261,32 +247,6 @@ public final class TriggerSql {
     private static String joinOnKey(TableMapping m) {
         return String.join(" AND ", m.keyColumns().stream()
                 .map(c -> "o." + Sql.identifier(c) + " = n." + Sql.identifier(c)).toList());
-    }
-
-    private static String changedFields(TableMapping m, Map<String, String> types) {
-        if (m.attributes().isEmpty()) {
-            return "'{}'::text[]";
-        }
-        List<String> cases = new ArrayList<>();
-        m.attributes().forEach((attribute, columns) -> cases.add("CASE WHEN " + rowOf(columns, "o", types)
-                + " IS DISTINCT FROM " + rowOf(columns, "n", types) + " THEN " + Sql.literal(attribute) + " END"));
-        return "array_remove(ARRAY[" + String.join(", ", cases) + "]::text[], NULL)";
-    }
-
-    private static String rowOf(List<String> columns, String alias, Map<String, String> types) {
-        Function<String, String> value = c -> alias + "." + Sql.identifier(c)
-                + (sameOnlyAsText(types.getOrDefault(c, "")) ? "::text COLLATE \"C\""
-                : textCompared(types.getOrDefault(c, "")) ? "::text" : "");
-        List<String> values = columns.stream().map(value).toList();
-        return values.size() == 1 ? values.get(0) : "ROW(" + String.join(", ", values) + ")";
-    }
-
-    static boolean sameOnlyAsText(String type) {
-        return EQUAL_NOT_SAME.contains(type) || type.startsWith("array of ") && sameOnlyAsText(type.substring(9));
-    }
-
-    static boolean textCompared(String type) {
-        return TEXT_COMPARED.contains(type) || type.startsWith("array of ") && textCompared(type.substring(9));
     }
 
     private static String sha256(String text) {

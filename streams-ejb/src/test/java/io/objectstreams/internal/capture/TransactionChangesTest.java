@@ -10,6 +10,7 @@ import io.objectstreams.Streamed;
 import io.objectstreams.internal.outbox.OutboxRow;
 import io.objectstreams.internal.outbox.OutboxWriter;
 import io.objectstreams.internal.outbox.WakeupNotifier;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import java.lang.reflect.Proxy;
@@ -223,7 +224,7 @@ class TransactionChangesTest {
         RecordingWriter failing = new RecordingWriter() {
             @Override
             public void insertAtCompletion(List<OutboxRow> rows) {
-                throw new StreamsException("outbox_write_failed", "refused");
+                throw new StreamsException(LibraryErrorCode.OUTBOX_WRITE_FAILED, "refused");
             }
         };
         TransactionChanges late = new TransactionChanges(failing, new WakeupNotifier(), refused -> false, model -> false,

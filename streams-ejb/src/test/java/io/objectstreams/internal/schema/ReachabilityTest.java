@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.objectstreams.StreamsException;
+import io.objectstreams.protocol.LibraryErrorCode;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -26,7 +27,8 @@ class ReachabilityTest {
     @Test
     void connectionFailuresAndAStartingOrStoppingServerAreUnreachableWhateverWrapsThem() {
         assertThat(Reachability.unreachable(wrapped("08003"))).isTrue();
-        assertThat(Reachability.unreachable(new StreamsException("x", "y", new SQLException("refused", "08001")))).isTrue();
+        assertThat(Reachability.unreachable(new StreamsException(LibraryErrorCode.SCHEMA_MIGRATION_FAILED, "y",
+                new SQLException("refused", "08001")))).isTrue();
         assertThat(Reachability.unreachable(new IllegalStateException(new SQLException("shutting down", "57P01")))).isTrue();
         assertThat(Reachability.unreachable(new IllegalStateException(new SQLException("starting up", "57P03")))).isTrue();
         assertThat(Reachability.unreachable(new IllegalStateException(new SQLException("denied", "42501")))).isFalse();
@@ -53,7 +55,7 @@ class ReachabilityTest {
         AtomicInteger attempts = new AtomicInteger();
         assertThatThrownBy(() -> Reachability.retry(() -> {
             attempts.incrementAndGet();
-            throw new StreamsException("schema_migration_failed", "permission denied",
+            throw new StreamsException(LibraryErrorCode.SCHEMA_MIGRATION_FAILED, "permission denied",
                     new SQLException("permission denied for schema public", "42501"));
         }, Duration.ofMinutes(1), recorder, "test")).isInstanceOf(StreamsException.class);
         assertThat(attempts).hasValue(1);

@@ -188,18 +188,18 @@ class TableMappingsTest {
 
     @Test
     void typesWithNoEqualityAreComparedAsTextAndSoAreArraysOfThemAndComposites() {
-        assertThat(TriggerSql.textCompared("json")).isTrue();
-        assertThat(TriggerSql.textCompared("array of json")).isTrue();
-        assertThat(TriggerSql.textCompared("composite")).isTrue();
-        assertThat(TriggerSql.textCompared("array of composite")).isTrue();
+        assertThat(ColumnComparisons.textCompared("json")).isTrue();
+        assertThat(ColumnComparisons.textCompared("array of json")).isTrue();
+        assertThat(ColumnComparisons.textCompared("composite")).isTrue();
+        assertThat(ColumnComparisons.textCompared("array of composite")).isTrue();
         // Equal under the type's own equality, yet another value: compared as text, byte by byte (issue 40 item 7).
-        assertThat(TriggerSql.sameOnlyAsText("citext")).isTrue();
-        assertThat(TriggerSql.sameOnlyAsText("interval")).isTrue();
-        assertThat(TriggerSql.sameOnlyAsText("nondeterministic")).isTrue();
-        assertThat(TriggerSql.sameOnlyAsText("array of citext")).isTrue();
-        assertThat(TriggerSql.sameOnlyAsText("text")).isFalse();
-        assertThat(TriggerSql.textCompared("jsonb")).isFalse();
-        assertThat(TriggerSql.textCompared("array of int4")).isFalse();
+        assertThat(ColumnComparisons.sameOnlyAsText("citext")).isTrue();
+        assertThat(ColumnComparisons.sameOnlyAsText("interval")).isTrue();
+        assertThat(ColumnComparisons.sameOnlyAsText("nondeterministic")).isTrue();
+        assertThat(ColumnComparisons.sameOnlyAsText("array of citext")).isTrue();
+        assertThat(ColumnComparisons.sameOnlyAsText("text")).isFalse();
+        assertThat(ColumnComparisons.textCompared("jsonb")).isFalse();
+        assertThat(ColumnComparisons.textCompared("array of int4")).isFalse();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.objectstreams.web.capture;
 import io.objectstreams.Streamed;
 import io.objectstreams.StreamsException;
 import io.objectstreams.capture.StreamsEntityListener;
+import io.objectstreams.protocol.LibraryErrorCode;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.metamodel.EntityType;
 import java.lang.reflect.InvocationTargetException;
@@ -81,7 +82,8 @@ final class CaptureSetup {
         }
         List<String> missed = uncaptured(unit);
         if (!missed.isEmpty()) {
-            throw new StreamsException("capture_not_configured", "Object Streams' entity listener does not reach the"
+            throw new StreamsException(LibraryErrorCode.CAPTURE_NOT_CONFIGURED,
+                    "Object Streams' entity listener does not reach the"
                     + " @Streamed entities " + missed + ", so their changes would commit without outbox rows. Add"
                     + " <mapping-file>META-INF/object-streams-orm.xml</mapping-file> to their persistence unit in"
                     + " persistence.xml, and do not put @ExcludeDefaultListeners on them (docs/capture.md)");
