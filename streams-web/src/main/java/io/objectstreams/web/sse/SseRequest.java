@@ -6,6 +6,7 @@ import io.objectstreams.protocol.SubscriptionKind;
 import io.objectstreams.web.subscription.ProtocolError;
 import io.objectstreams.web.subscription.Messages;
 import io.objectstreams.web.subscription.SubscribeRequest;
+import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -37,8 +38,33 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
      */
     static SseRequest parse(String model, Map<String, String[]> parameters, String lastEventId,
                             Duration defaultHeartbeat, Duration defaultLifetime) throws ProtocolError {
+        JsonObject filter = filter(parameters);
+        String pk = single(parameters, "pk");
+        SubscriptionKind kind = kind(single(parameters, "kind"), pk, !filter.isEmpty());
+        Long urlCursor = single(parameters, "cursor") != null ? cursor(single(parameters, "cursor"), "cursor") : null;
+        Long cursor = lastEventId != null ? Long.valueOf(cursor(lastEventId.trim(), "Last-Event-ID")) : urlCursor;
+        // A parameter has the bounds of the setting that gives its default.
+        Duration heartbeat = duration(parameters, "heartbeat", defaultHeartbeat, SseSettings.HEARTBEAT.min(),
+                SseSettings.HEARTBEAT.max());
+        Duration lifetime = duration(parameters, "lifetime", defaultLifetime, SseSettings.LIFETIME.min(),
+                SseSettings.LIFETIME.max());
+        Set<String> members = members(parameters.get("members"), kind);
+        // The members are what the client held at the URL's cursor. An EventSource that reconnects by itself sends
+        // the URL it was opened with and a newer Last-Event-ID: its members then describe another cursor, and are
+        // not used (the replay classifies without them, resyncing where it cannot tell; see docs/protocol.md).
+        boolean membersApply = cursor != null && cursor.equals(urlCursor);
+        SubscribeRequest request = new SubscribeRequest(kind, model, pk,
+                kind == SubscriptionKind.FILTER ? filter : null, null, cursor, null, null,
+                membersApply ? members : null);
+        return new SseRequest(request, heartbeat, lifetime);
+    }
+
+    /**
+     * The {@code filter.<key>} parameters as a filter, after refusing a parameter the route does not take and one
+     * given more than once (only {@code members} may repeat).
+     */
+    private static JsonObject filter(Map<String, String[]> parameters) throws ProtocolError {
         JsonObjectBuilder filter = Messages.JSON.createObjectBuilder();
-        boolean filtered = false;
         for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
             String name = parameter.getKey();
             boolean filterKey = name.startsWith(FILTER_PREFIX) && name.length() > FILTER_PREFIX.length();
@@ -53,11 +79,13 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             }
             if (filterKey) {
                 filter.add(name.substring(FILTER_PREFIX.length()), parameter.getValue()[0]);
-                filtered = true;
             }
         }
-        String pk = single(parameters, "pk");
-        String kindName = single(parameters, "kind");
+        return filter.build();
+    }
+
+    /** The subscription's kind: as named, or else object with a pk and model without; with its parameters checked. */
+    private static SubscriptionKind kind(String kindName, String pk, boolean filtered) throws ProtocolError {
         SubscriptionKind kind = kindName == null ? (pk != null ? SubscriptionKind.OBJECT : SubscriptionKind.MODEL)
                 : SubscriptionKind.fromWireName(kindName).orElseThrow(() -> new ProtocolError(ErrorCode.INVALID_KIND,
                         "kind must be object, filter or model, not '" + kindName + "'"));
@@ -72,22 +100,7 @@ record SseRequest(SubscribeRequest request, Duration heartbeat, Duration lifetim
             throw new ProtocolError(ErrorCode.INVALID_KIND,
                     "filter.<key> parameters apply only to kind=filter, not kind=" + kind.wireName());
         }
-        Long urlCursor = single(parameters, "cursor") != null ? cursor(single(parameters, "cursor"), "cursor") : null;
-        Long cursor = lastEventId != null ? Long.valueOf(cursor(lastEventId.trim(), "Last-Event-ID")) : urlCursor;
-        // A parameter has the bounds of the setting that gives its default.
-        Duration heartbeat = duration(parameters, "heartbeat", defaultHeartbeat, SseSettings.HEARTBEAT.min(),
-                SseSettings.HEARTBEAT.max());
-        Duration lifetime = duration(parameters, "lifetime", defaultLifetime, SseSettings.LIFETIME.min(),
-                SseSettings.LIFETIME.max());
-        Set<String> members = members(parameters.get("members"), kind);
-        // The members are what the client held at the URL's cursor. An EventSource that reconnects by itself sends
-        // the URL it was opened with and a newer Last-Event-ID: its members then describe another cursor, and are
-        // not used (the replay classifies without them, resyncing where it cannot tell; see docs/protocol.md).
-        boolean membersApply = cursor != null && cursor.equals(urlCursor);
-        SubscribeRequest request = new SubscribeRequest(kind, model, pk,
-                kind == SubscriptionKind.FILTER ? filter.build() : null, null, cursor, null, null,
-                membersApply ? members : null);
-        return new SseRequest(request, heartbeat, lifetime);
+        return kind;
     }
 
     /** {@code members}, repeated or comma-separated; {@code null} when not given. */

@@ -197,7 +197,6 @@ final class SseWriter implements WriteListener {
     private void drain() {
         while (true) {
             Chunk chunk;
-            boolean ready;
             Exception failure = null;
             synchronized (this) {
                 if (!started || closed || awaitingWritable || pending.isEmpty()) {
@@ -205,32 +204,24 @@ final class SseWriter implements WriteListener {
                 }
                 try {
                     if (!out.isReady()) {
-                        awaitingWritable = true;
-                        awaitingSince = System.nanoTime();
+                        awaitWritable();
                         return;
                     }
                 } catch (RuntimeException e) {
                     failure = e;
                 }
                 chunk = failure == null ? pending.poll() : null;
-                ready = false;
+                boolean ready = false;
                 if (chunk != null) {
                     try {
-                        // isReady() is asked again only while it answers true: each false registers for a callback.
-                        out.write(chunk.bytes());
-                        ready = out.isReady();
-                        if (ready) {
-                            out.flush();
-                            ready = out.isReady();
-                        }
+                        ready = writeNow(chunk);
                     } catch (IOException | RuntimeException e) {
                         failure = e;
                     }
                 }
                 if (failure == null && !ready) {
                     // The container finishes this write in the background and calls onWritePossible.
-                    awaitingWritable = true;
-                    awaitingSince = System.nanoTime();
+                    awaitWritable();
                     writing = chunk.done();
                     closeAfterWriting = chunk.closeAfter();
                     return;
@@ -240,16 +231,39 @@ final class SseWriter implements WriteListener {
                 fail(failure, chunk == null ? null : chunk.done());
                 return;
             }
-            if (chunk.closeAfter()) {
-                ended.run();
-            }
-            if (chunk.done() != null) {
-                chunk.done().accept(null);
-            }
-            if (chunk.closeAfter()) {
+            if (written(chunk)) {
                 return;
             }
         }
+    }
+
+    /** Writes {@code chunk}, flushing it while the container takes it at once; whether it can take more now. */
+    private boolean writeNow(Chunk chunk) throws IOException {
+        // isReady() is asked again only while it answers true: each false registers for a callback.
+        out.write(chunk.bytes());
+        boolean ready = out.isReady();
+        if (ready) {
+            out.flush();
+            ready = out.isReady();
+        }
+        return ready;
+    }
+
+    /** Waits for the container's onWritePossible, from now. */
+    private void awaitWritable() {
+        awaitingWritable = true;
+        awaitingSince = System.nanoTime();
+    }
+
+    /** Tells a written chunk's owner, and ends the stream after a closing chunk; whether draining stops there. */
+    private boolean written(Chunk chunk) {
+        if (chunk.closeAfter()) {
+            ended.run();
+        }
+        if (chunk.done() != null) {
+            chunk.done().accept(null);
+        }
+        return chunk.closeAfter();
     }
 
     private void fail(Throwable failure, Consumer<Throwable> done) {

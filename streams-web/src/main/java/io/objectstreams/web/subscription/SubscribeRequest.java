@@ -32,15 +32,7 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
     }
 
     public static SubscribeRequest parse(JsonObject message) throws ProtocolError {
-        for (String field : message.keySet()) {
-            if (!FIELDS.contains(field)) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Unknown field " + ProtocolError.quoted(field)
-                        + " in subscribe");
-            }
-        }
-        if (message.containsKey("search")) {
-            throw new ProtocolError(ErrorCode.UNSUPPORTED_SEARCH, "Search is not supported; use a filter.");
-        }
+        requireKnownFields(message);
         SubscriptionKind kind = message.containsKey("kind")
                 ? SubscriptionKind.fromWireName(text(message, "kind")).orElseThrow(() -> new ProtocolError(
                         ErrorCode.INVALID_REQUEST, "kind must be object, filter or model"))
@@ -74,38 +66,61 @@ public record SubscribeRequest(SubscriptionKind kind, String model, String pk, J
         if (id != null) {
             checkId(id, ErrorCode.INVALID_REQUEST);
         }
-        Long cursor = null;
-        if (message.containsKey("cursor") && message.get("cursor").getValueType() != JsonValue.ValueType.NULL) {
-            if (!(message.get("cursor") instanceof JsonNumber number) || !number.isIntegral()
-                    || number.bigDecimalValue().signum() < 0) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "cursor must be a non-negative integer");
-            }
-            BigDecimal value = number.bigDecimalValue();
-            if (value.precision() - value.scale() > 19 || value.compareTo(MAX_CURSOR) > 0) {
-                throw new ProtocolError(ErrorCode.INVALID_CURSOR, "Cursor " + abbreviated(number.toString())
-                        + " is out of range: cursors are at most " + Long.MAX_VALUE);
-            }
-            cursor = value.longValueExact();
-        }
-        Set<String> members = null;
-        if (message.containsKey("members")) {
-            if (kind == SubscriptionKind.OBJECT) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members does not apply to an object subscription");
-            }
-            if (cursor == null) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members is read only with a cursor: they are"
-                        + " the pks the client holds at that cursor");
-            }
-            if (!(message.get("members") instanceof JsonArray array)) {
-                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members must be an array of pks");
-            }
-            members = new LinkedHashSet<>();
-            for (JsonValue member : array) {
-                members.add(memberPk(member));
-            }
-        }
+        Long cursor = cursor(message);
         return new SubscribeRequest(kind, model, pk, filter, id, cursor, message.get("ordering"), message.get("shape"),
-                members);
+                members(message, kind, cursor));
+    }
+
+    /** Refuses a field the protocol does not define, and a search, which it defines but this server does not offer. */
+    private static void requireKnownFields(JsonObject message) throws ProtocolError {
+        for (String field : message.keySet()) {
+            if (!FIELDS.contains(field)) {
+                throw new ProtocolError(ErrorCode.INVALID_REQUEST, "Unknown field " + ProtocolError.quoted(field)
+                        + " in subscribe");
+            }
+        }
+        if (message.containsKey("search")) {
+            throw new ProtocolError(ErrorCode.UNSUPPORTED_SEARCH, "Search is not supported; use a filter.");
+        }
+    }
+
+    /** The cursor to resume from; {@code null} when absent or JSON {@code null}. */
+    private static Long cursor(JsonObject message) throws ProtocolError {
+        if (!message.containsKey("cursor") || message.get("cursor").getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (!(message.get("cursor") instanceof JsonNumber number) || !number.isIntegral()
+                || number.bigDecimalValue().signum() < 0) {
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "cursor must be a non-negative integer");
+        }
+        BigDecimal value = number.bigDecimalValue();
+        if (value.precision() - value.scale() > 19 || value.compareTo(MAX_CURSOR) > 0) {
+            throw new ProtocolError(ErrorCode.INVALID_CURSOR, "Cursor " + abbreviated(number.toString())
+                    + " is out of range: cursors are at most " + Long.MAX_VALUE);
+        }
+        return value.longValueExact();
+    }
+
+    /** The pks a resuming set subscription holds at its cursor; {@code null} when it sends none. */
+    private static Set<String> members(JsonObject message, SubscriptionKind kind, Long cursor) throws ProtocolError {
+        if (!message.containsKey("members")) {
+            return null;
+        }
+        if (kind == SubscriptionKind.OBJECT) {
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members does not apply to an object subscription");
+        }
+        if (cursor == null) {
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members is read only with a cursor: they are"
+                    + " the pks the client holds at that cursor");
+        }
+        if (!(message.get("members") instanceof JsonArray array)) {
+            throw new ProtocolError(ErrorCode.INVALID_REQUEST, "members must be an array of pks");
+        }
+        Set<String> members = new LinkedHashSet<>();
+        for (JsonValue member : array) {
+            members.add(memberPk(member));
+        }
+        return members;
     }
 
     private static String memberPk(JsonValue value) throws ProtocolError {
