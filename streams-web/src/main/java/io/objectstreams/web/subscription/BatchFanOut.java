@@ -115,16 +115,17 @@ final class BatchFanOut {
         // subscriptions of a model with an event whose pk can be no key of it, which no visibility check can decide.
         List<StreamEvent> all = PkSpellings.spelled(batch.events(), visibility::canonicalPk);
         Set<String> truncated = Truncations.models(all);
-        Set<String> undecidable = Truncations.undecidable(all, visibility::canonicalPk);
+        Set<String> undecidable = UndecidablePks.models(all, visibility::canonicalPk);
         if (!truncated.isEmpty()) {
             resync(Truncations.owed(sessions, truncated), batch.lastCursor(), ResyncReason.TRUNCATED, ended);
         }
         if (!undecidable.isEmpty()) {
-            resync(Truncations.owed(sessions, undecidable, true), batch.lastCursor(), ResyncReason.DELIVERY_FAILED,
+            resync(UndecidablePks.owed(sessions, undecidable), batch.lastCursor(), ResyncReason.DELIVERY_FAILED,
                     ended);
         }
-        List<BatchSteps.Step> steps = BatchSteps.of(Truncations.without(all, truncated,
-                undecidable.isEmpty() ? null : visibility::canonicalPk));
+        List<StreamEvent> decidable = Truncations.without(all, truncated);
+        List<BatchSteps.Step> steps = BatchSteps.of(undecidable.isEmpty() ? decidable
+                : UndecidablePks.without(decidable, visibility::canonicalPk));
         Map<String, Set<String>> modelPks = new HashMap<>();
         for (BatchSteps.Step step : steps) {
             modelPks.computeIfAbsent(step.event().model(), m -> new HashSet<>()).add(step.event().pk());

@@ -213,7 +213,7 @@ class ReplayPlanner {
             if (Truncations.any(rows)) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.TRUNCATED);
             }
-            if (!Truncations.undecidable(rows, visibility::canonicalPk).isEmpty()) {
+            if (!UndecidablePks.models(rows, visibility::canonicalPk).isEmpty()) {
                 return SubscriptionStart.resync(current, cursor, ResyncReason.DELIVERY_FAILED);
             }
         }
