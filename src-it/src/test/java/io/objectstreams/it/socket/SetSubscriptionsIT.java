@@ -205,7 +205,7 @@ class SetSubscriptionsIT {
 
     /**
      * Issue 27, a reconnect storm of distinct viewers under the keyed policy: subscriptions registered together read
-     * every order's keys once for all of them (MemberReads), and each still starts with exactly its own members. A
+     * every order's keys once for all of them (StartMemberReads), and each still starts with exactly its own members. A
      * change of one's own order then arrives as changed (a member), not as added, and nobody hears of the others'.
      */
     @Test

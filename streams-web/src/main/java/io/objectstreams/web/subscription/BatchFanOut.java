@@ -43,7 +43,7 @@ final class BatchFanOut {
 
     private final Visibility visibility;
     private final FanOutLedger ledger;
-    private final MemberReread reread;
+    private final ResyncMemberReads reread;
     private final DecidingAttributes attributes;
     private final LaterRows later;
     private final DispatchIndex index;
@@ -52,12 +52,13 @@ final class BatchFanOut {
     /** The highest transaction id fanned out so far; only the fan-out thread, under the ledger's lock, uses it. */
     private long transactionsThrough;
 
-    BatchFanOut(Visibility visibility, DispatchIndex index, LaterRows later, FanOutLedger ledger, MemberReread reread) {
+    BatchFanOut(Visibility visibility, DispatchIndex index, LaterRows later, FanOutLedger ledger,
+                ResyncMemberReads reread) {
         this(visibility, new DecidingAttributes(visibility), index, later, ledger, reread);
     }
 
     BatchFanOut(Visibility visibility, DecidingAttributes attributes, DispatchIndex index, LaterRows later,
-                FanOutLedger ledger, MemberReread reread) {
+                FanOutLedger ledger, ResyncMemberReads reread) {
         this.visibility = visibility;
         this.index = index;
         this.attributes = attributes;

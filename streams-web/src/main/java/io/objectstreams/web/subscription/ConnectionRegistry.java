@@ -85,7 +85,7 @@ public class ConnectionRegistry {
         tally = new ServerTally(settings.maxScopes(), settings.maxTotalMemberPks());
         planner = new ReplayPlanner(visibility, feed, limits);
         fanOut = new BatchFanOut(visibility, index, feed::rowsAfter, ledger,
-                new MemberReread(visibility, feed::deletedAfter, limits.maxMemberPks()));
+                new ResyncMemberReads(visibility, feed::deletedAfter, limits.maxMemberPks()));
         HealthRegistry.application().register(HealthRegistry.SESSIONS, reportSource);
         HealthRegistry.application().register(HealthRegistry.TRANSPORTS, countsSource);
         // From here on the listener hands this registry every batch and gap itself, not through CDI. It is created

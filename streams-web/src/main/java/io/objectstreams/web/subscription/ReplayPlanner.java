@@ -40,9 +40,9 @@ class ReplayPlanner {
     private final Visibility visibility;
     private final StreamsFeed feed;
     private final SubscriptionLimits limits;
-    private final ReplayReads replays;
-    private final SharedReads shared = new SharedReads();
-    private final MemberReads members;
+    private final ModelReplayReads replays;
+    private final StartReadsByCursor shared = new StartReadsByCursor();
+    private final StartMemberReads members;
     private final DeletesAfter deletes;
     private final DecidingAttributes attributes;
     private static final Object NOT_KEYED = new Object();
@@ -53,8 +53,8 @@ class ReplayPlanner {
         this.limits = limits;
         this.deletes = (model, pks, after) -> feed.deletedAfter(model, pks, after);
         this.attributes = new DecidingAttributes(visibility);
-        this.replays = new ReplayReads(feed);
-        this.members = new MemberReads(visibility, feed, limits, shared);
+        this.replays = new ModelReplayReads(feed);
+        this.members = new StartMemberReads(visibility, feed, limits, shared);
     }
 
     /**
@@ -110,7 +110,8 @@ class ReplayPlanner {
             if (state != null) {
                 ReplayClassification.checkNotAhead(from, state);
             }
-            MemberReads.Read read = request.isObject() ? new MemberReads.Read(visibleObject(subscription), null)
+            StartMemberReads.Read read = request.isObject()
+                    ? new StartMemberReads.Read(visibleObject(subscription), null)
                     : members.read(subscription, cursor, request.resumesWithoutMembers());
             // The members as of the registration cursor: read after them, a pk deleted after that cursor and created
             // again since names another object now, whose create reaches the subscription live (defect 14).

@@ -19,6 +19,12 @@
  * {@code Messages}. A session the fan-out cannot even tell to resync is handed to a callback the registry passes
  * in, so the fan-out never names the registry.
  *
+ * <p>The reads a subscription's start and a resync need are named for what they read and when:
+ * {@code StartMemberReads} (the members a set subscription starts with), {@code StartReadsByCursor} (what the starts
+ * registered at one cursor share), {@code ModelReplayReads} (a model's missed events, read once per span for every
+ * subscription resuming over it) and {@code ResyncMemberReads} (the members read again after a resync).
+ * {@code Truncations} and {@code UndecidablePks} find the events no visibility check can decide.
+ *
  * <p>Batches and gaps reach the registry from the listener through
  * {@link io.objectstreams.internal.delivery.DeliveryTargets}, not as CDI events: CDI stops at the first observer that
  * throws, and an application's observer must not be able to keep a batch from subscribers (G10).

@@ -150,7 +150,7 @@ class BatchBoundariesTest {
             protected Optional<Set<String>> policyAttributes(String model) {
                 return keyedBy;
             }
-        }, index, later, ledger, new MemberReread(world, deletes, 1_000));
+        }, index, later, ledger, new ResyncMemberReads(world, deletes, 1_000));
         if (lagging) {
             // The database runs ahead of the fan-out: every write committed before the first batch is fanned out.
             for (Write write : writes) {

@@ -103,7 +103,7 @@ class DispatchTest {
             protected Optional<Set<String>> policyAttributes(String model) {
                 return keyed ? Optional.of(Set.of("owner")) : Optional.empty();
             }
-        }, index, (model, pks, after) -> List.of(), ledger, new MemberReread(world, deletes, 1_000));
+        }, index, (model, pks, after) -> List.of(), ledger, new ResyncMemberReads(world, deletes, 1_000));
     }
 
     /** A connection of {@code viewer} with one subscription: to the model, or to one object. */

@@ -16,7 +16,7 @@ import java.util.Map;
  * at most {@link #MAX_AGE_NANOS}, at most {@link #MAX_READS} of them, and only those that are small: at most
  * {@link #MAX_PKS} pks. The keys are the server's (scopes, and pks from the outbox), never pks a client named.
  */
-final class SharedReads {
+final class StartReadsByCursor {
 
     static final int MAX_READS = 4_096;
     /**

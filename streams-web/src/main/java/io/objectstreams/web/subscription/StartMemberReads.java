@@ -18,12 +18,12 @@ import java.util.logging.Logger;
 
 /**
  * Reads the members a filter or model subscription starts with, sharing what subscriptions registered at one
- * cursor can share ({@link SharedReads}): a scope's own read, and in a reconnect storm of distinct viewers under a
- * keyed policy, one read of every row's keys for all of them ({@link ModelKeys}).
+ * cursor can share ({@link StartReadsByCursor}): a scope's own read, and in a reconnect storm of distinct viewers
+ * under a keyed policy, one read of every row's keys for all of them ({@link ModelKeys}).
  */
-final class MemberReads {
+final class StartMemberReads {
 
-    private static final Logger LOG = Logger.getLogger(MemberReads.class.getName());
+    private static final Logger LOG = Logger.getLogger(StartMemberReads.class.getName());
     private static final RateLimitedLog FAILURES = new RateLimitedLog(Duration.ofMinutes(1));
     private static final Object NOT_KEYED = new Object();
 
@@ -40,9 +40,9 @@ final class MemberReads {
 
     /**
      * The one read of every row's keys kept, or under way ({@link KeysRead}, or {@link #NOT_KEYED}): for the
-     * subscriptions registered at {@code cursor}, for at most {@link SharedReads#MAX_AGE_NANOS}. One at a time, so that
-     * however many filters clients name, the keys held cost at most {@code streams.subscriptions.shared-member-rows}
-     * rows.
+     * subscriptions registered at {@code cursor}, for at most {@link StartReadsByCursor#MAX_AGE_NANOS}. One at a
+     * time, so that however many filters clients name, the keys held cost at most
+     * {@code streams.subscriptions.shared-member-rows} rows.
      */
     private record Kept(List<Object> key, long cursor, long readAt, CompletableFuture<Object> read) {
     }
@@ -56,9 +56,9 @@ final class MemberReads {
     private final Visibility visibility;
     private final StreamsFeed feed;
     private final SubscriptionLimits limits;
-    private final SharedReads shared;
+    private final StartReadsByCursor shared;
 
-    MemberReads(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits, SharedReads shared) {
+    StartMemberReads(Visibility visibility, StreamsFeed feed, SubscriptionLimits limits, StartReadsByCursor shared) {
         this.visibility = visibility;
         this.feed = feed;
         this.limits = limits;
@@ -67,7 +67,8 @@ final class MemberReads {
 
     /**
      * The members a filter or model subscription registered at {@code cursor} starts with, read once per scope among
-     * the subscriptions registered at that cursor ({@link SharedReads}), with the snapshot when {@code snapshot}.
+     * the subscriptions registered at that cursor ({@link StartReadsByCursor}), with the snapshot when
+     * {@code snapshot}.
      */
     Read read(Subscription subscription, long cursor, boolean snapshot) throws ProtocolError, SQLException {
         int max = limits.maxMemberPks();
@@ -108,7 +109,8 @@ final class MemberReads {
         boolean reader = false;
         synchronized (this) {
             long now = System.nanoTime();
-            boolean fresh = kept != null && kept.cursor() >= cursor && now - kept.readAt() <= SharedReads.MAX_AGE_NANOS;
+            boolean fresh = kept != null && kept.cursor() >= cursor
+                    && now - kept.readAt() <= StartReadsByCursor.MAX_AGE_NANOS;
             if (fresh && kept.cursor() == cursor && kept.key().equals(key)) {
                 read = kept.read();
             } else if (fresh || shared.count(List.of("member-reads", key), cursor)

@@ -20,7 +20,7 @@ import java.util.Map;
  * resuming from a pruned cursor soon hears so), spans longer than {@link #MAX_ROWS} events are never kept, and at
  * most {@link #SPANS} spans are, the least recently used going first.
  */
-final class ReplayReads {
+final class ModelReplayReads {
 
     static final int SPANS = 8;
     static final int MAX_ROWS = 1_000;
@@ -40,7 +40,7 @@ final class ReplayReads {
         }
     };
 
-    ReplayReads(StreamsFeed feed) {
+    ModelReplayReads(StreamsFeed feed) {
         this.feed = feed;
     }
 

@@ -19,15 +19,15 @@ import java.util.logging.Logger;
  * server's set holds, and later events classify alike for both (G9, G10). Object subscriptions are read together per
  * (model, filter), as fan-out reads them; each set subscription's members are one query.
  */
-final class MemberReread {
+final class ResyncMemberReads {
 
-    private static final Logger LOG = Logger.getLogger(MemberReread.class.getName());
+    private static final Logger LOG = Logger.getLogger(ResyncMemberReads.class.getName());
 
     private final Visibility visibility;
     private final DeletesAfter deletes;
     private final int maxMemberPks;
 
-    MemberReread(Visibility visibility, DeletesAfter deletes, int maxMemberPks) {
+    ResyncMemberReads(Visibility visibility, DeletesAfter deletes, int maxMemberPks) {
         this.visibility = visibility;
         this.deletes = deletes;
         this.maxMemberPks = maxMemberPks;
