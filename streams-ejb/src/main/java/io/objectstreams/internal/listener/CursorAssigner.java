@@ -96,60 +96,14 @@ public final class CursorAssigner {
     public int assignBatch(Connection connection) throws SQLException {
         connection.setAutoCommit(false);
         try {
-            long last;
             List<Long> claimed = new ArrayList<>(batchSize);
-            try (Statement claim = connection.createStatement()) {
-                claim.execute(LOCK_AND_CLAIM + batchSize);
-                try (ResultSet rs = claim.getResultSet()) {
-                    if (!rs.next()) {
-                        throw new SQLException("streams_cursor_state has no row;"
-                                + " the schema migration did not complete");
-                    }
-                    last = rs.getLong(1);
-                }
-                if (!claim.getMoreResults()) {
-                    throw new SQLException("Cursor assignment's claim returned no result");
-                }
-                try (ResultSet rs = claim.getResultSet()) {
-                    while (rs.next()) {
-                        claimed.add(rs.getLong(1));
-                    }
-                }
-            }
+            long last = claimBatch(connection, claimed);
             if (claimed.isEmpty()) {
                 connection.rollback();
                 return 0;
             }
             Long[] ids = claimed.toArray(Long[]::new);
-            // The ids sorted, and beside each its place in write order, counted from 1.
-            Integer[] order = new Integer[ids.length];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, Comparator.comparingLong(i -> ids[i]));
-            Long[] sorted = new Long[ids.length];
-            Integer[] ranks = new Integer[ids.length];
-            for (int i = 0; i < order.length; i++) {
-                sorted[i] = ids[order[i]];
-                ranks[i] = order[i] + 1;
-            }
-            Array batch = connection.createArrayOf("bigint", sorted);
-            Array places = connection.createArrayOf("integer", ranks);
-            long high;
-            try (PreparedStatement assign = connection.prepareStatement(ASSIGN)) {
-                assign.setLong(1, last);
-                assign.setArray(2, places);
-                assign.setArray(3, batch);
-                assign.setArray(4, batch);
-                assign.setLong(5, last);
-                assign.setString(6, cursorChannel);
-                try (ResultSet rs = assign.executeQuery()) {
-                    high = rs.next() ? rs.getLong(1) : last;
-                }
-            } finally {
-                batch.free();
-                places.free();
-            }
+            long high = number(connection, last, ids);
             if (high != last + ids.length) {
                 // Only an assigner writes cursors, and the state row lock excludes the others: never guessed past.
                 throw new SQLException("Cursor assignment numbered " + (high - last) + " of the " + ids.length
@@ -167,6 +121,78 @@ public final class CursorAssigner {
             throw e;
         } finally {
             connection.setAutoCommit(true);
+        }
+    }
+
+    /**
+     * Locks the cursor state row and claims the next batch ({@link #LOCK_AND_CLAIM}), adding the claimed ids to
+     * {@code claimed} in write order; returns the high cursor the state row held.
+     */
+    private long claimBatch(Connection connection, List<Long> claimed) throws SQLException {
+        long last;
+        try (Statement claim = connection.createStatement()) {
+            claim.execute(LOCK_AND_CLAIM + batchSize);
+            try (ResultSet rs = claim.getResultSet()) {
+                if (!rs.next()) {
+                    throw new SQLException("streams_cursor_state has no row;"
+                            + " the schema migration did not complete");
+                }
+                last = rs.getLong(1);
+            }
+            if (!claim.getMoreResults()) {
+                throw new SQLException("Cursor assignment's claim returned no result");
+            }
+            try (ResultSet rs = claim.getResultSet()) {
+                while (rs.next()) {
+                    claimed.add(rs.getLong(1));
+                }
+            }
+        }
+        return last;
+    }
+
+    /**
+     * Numbers the claimed rows in write order after {@code last} ({@link #ASSIGN}) and notifies the cursor channel,
+     * which hears it at commit; returns the new high cursor, or {@code last} if the state row returned none.
+     */
+    private long number(Connection connection, long last, Long[] ids) throws SQLException {
+        Long[] sorted = new Long[ids.length];
+        Integer[] ranks = new Integer[ids.length];
+        sortWithRanks(ids, sorted, ranks);
+        Array batch = connection.createArrayOf("bigint", sorted);
+        Array places = connection.createArrayOf("integer", ranks);
+        long high;
+        try (PreparedStatement assign = connection.prepareStatement(ASSIGN)) {
+            assign.setLong(1, last);
+            assign.setArray(2, places);
+            assign.setArray(3, batch);
+            assign.setArray(4, batch);
+            assign.setLong(5, last);
+            assign.setString(6, cursorChannel);
+            try (ResultSet rs = assign.executeQuery()) {
+                high = rs.next() ? rs.getLong(1) : last;
+            }
+        } finally {
+            batch.free();
+            places.free();
+        }
+        return high;
+    }
+
+    /**
+     * The claimed ids, {@code ids} in write order, as {@link #ASSIGN} takes them: into {@code sorted} and
+     * {@code ranks}, arrays of their length.
+     */
+    private static void sortWithRanks(Long[] ids, Long[] sorted, Integer[] ranks) {
+        // The ids sorted, and beside each its place in write order, counted from 1.
+        Integer[] order = new Integer[ids.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong(i -> ids[i]));
+        for (int i = 0; i < order.length; i++) {
+            sorted[i] = ids[order[i]];
+            ranks[i] = order[i] + 1;
         }
     }
 }

@@ -85,70 +85,22 @@ public final class OutboxPruner {
         OutboxReader.CursorState start = OutboxReader.cursorState(connection);
         long target = target(connection, start, maxAge, maxRows);
         if (dryRun) {
-            long rows = 0;
-            if (target > start.prunedThrough()) {
-                try (PreparedStatement count = connection.prepareStatement(COUNT)) {
-                    count.setLong(1, start.prunedThrough());
-                    count.setLong(2, target);
-                    try (ResultSet rs = count.executeQuery()) {
-                        rs.next();
-                        rows = rs.getLong(1);
-                    }
-                }
-            }
-            return new PruneOutcome(true, start.lastCursor(), start.prunedThrough(), target, rows, 0,
-                    since(started), null);
+            return new PruneOutcome(true, start.lastCursor(), start.prunedThrough(), target,
+                    deletable(connection, start, target), 0, since(started), null);
         }
         long lock = pruneLock(ListenerConnection.outboxTable(connection));
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
-        long deleted = 0;
-        int batches = 0;
-        long watermark = start.prunedThrough();
-        String stoppedEarly = null;
+        Progress progress = new Progress(start.prunedThrough());
         try {
             while (true) {
                 if (!keepGoing.getAsBoolean()) {
-                    stoppedEarly = "the application is stopping";
+                    progress.stoppedEarly = "the application is stopping";
                     break;
                 }
-                if (!tryLock(connection, lock)) {
-                    connection.rollback();
-                    stoppedEarly = "another instance is pruning";
+                if (!pruneBatch(connection, lock, target, batchSize, progress)) {
                     break;
                 }
-                // Re-read under the lock: another instance may have pruned since this run looked.
-                OutboxReader.CursorState now = OutboxReader.cursorState(connection);
-                watermark = now.prunedThrough();
-                long upto = Math.min(Math.min(now.prunedThrough() + batchSize, target), now.lastCursor() - 1);
-                if (upto <= now.prunedThrough()) {
-                    try (PreparedStatement stamp = connection.prepareStatement(STAMP)) {
-                        stamp.executeUpdate();
-                    }
-                    connection.commit();
-                    break;
-                }
-                int rows;
-                try (PreparedStatement delete = connection.prepareStatement(DELETE)) {
-                    delete.setLong(1, now.prunedThrough());
-                    delete.setLong(2, upto);
-                    rows = delete.executeUpdate();
-                }
-                try (PreparedStatement advance = connection.prepareStatement(ADVANCE)) {
-                    advance.setLong(1, upto);
-                    advance.setLong(2, now.prunedThrough());
-                    if (advance.executeUpdate() != 1) {
-                        // Only a pruner moves the watermark, and the lock excludes the others: not expected, never
-                        // guessed.
-                        connection.rollback();
-                        stoppedEarly = "the watermark moved under this run";
-                        break;
-                    }
-                }
-                connection.commit();
-                deleted += rows;
-                batches++;
-                watermark = upto;
             }
         } catch (SQLException | RuntimeException e) {
             try {
@@ -160,8 +112,72 @@ public final class OutboxPruner {
         } finally {
             connection.setAutoCommit(autoCommit);
         }
-        return new PruneOutcome(false, start.lastCursor(), start.prunedThrough(), watermark, deleted, batches,
-                since(started), stoppedEarly);
+        return new PruneOutcome(false, start.lastCursor(), start.prunedThrough(), progress.watermark,
+                progress.deleted, progress.batches, since(started), progress.stoppedEarly);
+    }
+
+    /** How many rows a run would delete now: those above the watermark up to {@code target}. */
+    private static long deletable(Connection connection, OutboxReader.CursorState start, long target)
+            throws SQLException {
+        long rows = 0;
+        if (target > start.prunedThrough()) {
+            try (PreparedStatement count = connection.prepareStatement(COUNT)) {
+                count.setLong(1, start.prunedThrough());
+                count.setLong(2, target);
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    rows = rs.getLong(1);
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * One batch, in its own transaction under the pruning lock: the next range of cursors deleted and the watermark
+     * raised past it, with {@code progress} told. Returns whether another batch may follow; when none may, the
+     * transaction is committed or rolled back and {@code progress} says why the run stopped early, if it did.
+     */
+    private static boolean pruneBatch(Connection connection, long lock, long target, int batchSize,
+                                      Progress progress) throws SQLException {
+        if (!tryLock(connection, lock)) {
+            connection.rollback();
+            progress.stoppedEarly = "another instance is pruning";
+            return false;
+        }
+        // Re-read under the lock: another instance may have pruned since this run looked.
+        OutboxReader.CursorState now = OutboxReader.cursorState(connection);
+        progress.watermark = now.prunedThrough();
+        long upto = Math.min(Math.min(now.prunedThrough() + batchSize, target), now.lastCursor() - 1);
+        if (upto <= now.prunedThrough()) {
+            try (PreparedStatement stamp = connection.prepareStatement(STAMP)) {
+                stamp.executeUpdate();
+            }
+            connection.commit();
+            return false;
+        }
+        int rows;
+        try (PreparedStatement delete = connection.prepareStatement(DELETE)) {
+            delete.setLong(1, now.prunedThrough());
+            delete.setLong(2, upto);
+            rows = delete.executeUpdate();
+        }
+        try (PreparedStatement advance = connection.prepareStatement(ADVANCE)) {
+            advance.setLong(1, upto);
+            advance.setLong(2, now.prunedThrough());
+            if (advance.executeUpdate() != 1) {
+                // Only a pruner moves the watermark, and the lock excludes the others: not expected, never
+                // guessed.
+                connection.rollback();
+                progress.stoppedEarly = "the watermark moved under this run";
+                return false;
+            }
+        }
+        connection.commit();
+        progress.deleted += rows;
+        progress.batches++;
+        progress.watermark = upto;
+        return true;
     }
 
     private static boolean tryLock(Connection connection, long key) throws SQLException {
@@ -176,5 +192,17 @@ public final class OutboxPruner {
 
     private static Duration since(long startedNanos) {
         return Duration.ofNanos(System.nanoTime() - startedNanos);
+    }
+
+    /** What a real run has done so far: the watermark it left, its batches and their rows, why it stopped early. */
+    private static final class Progress {
+        long watermark;
+        long deleted;
+        int batches;
+        String stoppedEarly;
+
+        Progress(long watermark) {
+            this.watermark = watermark;
+        }
     }
 }

@@ -5,14 +5,16 @@ import io.objectstreams.internal.config.StreamsConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One pass installing the capture of every trigger-captured table that needs it, table by table, each in its own
- * transaction, so one locked table leaves the others installed; what cannot be installed is logged with the fix.
+ * Installs the capture of the trigger-captured tables: one pass installing what needs it, table by table, each in its
+ * own transaction, so one locked table leaves the others installed (what cannot be installed is logged with the
+ * fix); or the script of it all, for a DBA to run.
  */
 final class CaptureInstalls {
 
@@ -48,5 +50,24 @@ final class CaptureInstalls {
         }
         int count = installed;
         LOG.info(() -> "Object Streams installed the capture triggers of " + count + " table(s)");
+    }
+
+    /** The SQL that installs the capture of every table of {@code captured} as this deployment maps it: for a DBA. */
+    static String script(StreamsConfig config, List<TableMapping> captured) throws SQLException {
+        StringBuilder script = new StringBuilder("-- Object Streams trigger capture (docs/capture.md). Run as the"
+                + " owner of the tables; it replaces what an earlier mapping installed.\nBEGIN;\n");
+        try (Connection connection = config.dataSource().getConnection()) {
+            String outbox = TriggerCatalog.outbox(connection); // once per pass, not once per table
+            for (TableMapping mapping : captured) {
+                TriggerSql sql = new TriggerSql(mapping, TriggerCatalog.columnTypes(connection, mapping),
+                        config.notifyChannel(), outbox);
+                List<String> statements = new ArrayList<>(sql.install());
+                for (String descendant : Descendants.of(connection, mapping.qualifiedTable())) {
+                    statements.addAll(sql.installOn(descendant));
+                }
+                statements.forEach(statement -> script.append(statement).append(";\n"));
+            }
+        }
+        return script.append("COMMIT;\n").toString();
     }
 }

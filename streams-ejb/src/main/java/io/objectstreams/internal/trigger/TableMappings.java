@@ -53,41 +53,13 @@ public final class TableMappings {
         if (streamed == null || !entityClass.isAnnotationPresent(Entity.class)) {
             throw refused(entityClass, "it is not a @Streamed entity");
         }
-        for (Class<?> c = entityClass.getSuperclass(); c != null && c != Object.class; c = c.getSuperclass()) {
-            if (c.isAnnotationPresent(Entity.class)) {
-                throw refused(entityClass, "it inherits from entity " + c.getName());
-            }
-        }
-        if (entityClass.isAnnotationPresent(Inheritance.class)) {
-            throw refused(entityClass, "it is the root of an inheritance hierarchy");
-        }
+        refuseInheritance(entityClass);
         JpaMembers.key(entityClass); // refuses a composite key the pk cannot spell
         boolean fields = JpaMembers.usesFieldAccess(entityClass);
         List<String> keys = new ArrayList<>();
         Map<String, List<String>> attributes = new LinkedHashMap<>();
         Map<String, AccessibleObject> references = new LinkedHashMap<>();
-        for (AccessibleObject member : JpaMembers.persistentMembers(entityClass, fields)) {
-            String name = JpaMembers.attributeName(member);
-            if (member.isAnnotationPresent(EmbeddedId.class)) {
-                keys.addAll(embeddedColumns(JpaMembers.type(member), member, ""));
-            } else if (member.isAnnotationPresent(Id.class)) {
-                keys.add(column(member, name));
-            } else if (member.isAnnotationPresent(Version.class) || member.isAnnotationPresent(Lob.class)
-                    || isCollection(member)) {
-                continue;
-            } else if (member.isAnnotationPresent(ManyToOne.class) || member.isAnnotationPresent(OneToOne.class)) {
-                OneToOne one = member.getAnnotation(OneToOne.class);
-                if (one == null || one.mappedBy().isEmpty()) {
-                    references.put(name, member);
-                    attributes.put(name, joinColumns(member, name, JpaMembers.type(member)));
-                }
-            } else if (member.isAnnotationPresent(Embedded.class)
-                    || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
-                attributes.put(name, embeddedColumns(JpaMembers.type(member), member, ""));
-            } else {
-                attributes.put(name, List.of(column(member, name)));
-            }
-        }
+        readMembers(entityClass, fields, keys, attributes, references);
         if (keys.isEmpty()) {
             throw refused(entityClass, "it has no @Id or @EmbeddedId attribute");
         }
@@ -110,6 +82,49 @@ public final class TableMappings {
         }
         return new TableMapping(entityClass.getName(), schema, name(tableName), keys, modelLabel(subject),
                 streamed.facet(), true, subjectColumns, attributes);
+    }
+
+    /** Refuses an entity in a JPA inheritance hierarchy, as a subclass or as its root: triggers do not map one. */
+    private static void refuseInheritance(Class<?> entityClass) {
+        for (Class<?> c = entityClass.getSuperclass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            if (c.isAnnotationPresent(Entity.class)) {
+                throw refused(entityClass, "it inherits from entity " + c.getName());
+            }
+        }
+        if (entityClass.isAnnotationPresent(Inheritance.class)) {
+            throw refused(entityClass, "it is the root of an inheritance hierarchy");
+        }
+    }
+
+    /**
+     * Sorts the persistent attributes of {@code entityClass} as a trigger reads them: the key's columns into
+     * {@code keys}, each compared attribute's columns into {@code attributes}, and each owning to-one reference, which
+     * a part may name as its subject, into {@code references} as well.
+     */
+    private static void readMembers(Class<?> entityClass, boolean fields, List<String> keys,
+                                    Map<String, List<String>> attributes, Map<String, AccessibleObject> references) {
+        for (AccessibleObject member : JpaMembers.persistentMembers(entityClass, fields)) {
+            String name = JpaMembers.attributeName(member);
+            if (member.isAnnotationPresent(EmbeddedId.class)) {
+                keys.addAll(embeddedColumns(JpaMembers.type(member), member, ""));
+            } else if (member.isAnnotationPresent(Id.class)) {
+                keys.add(column(member, name));
+            } else if (member.isAnnotationPresent(Version.class) || member.isAnnotationPresent(Lob.class)
+                    || isCollection(member)) {
+                continue;
+            } else if (member.isAnnotationPresent(ManyToOne.class) || member.isAnnotationPresent(OneToOne.class)) {
+                OneToOne one = member.getAnnotation(OneToOne.class);
+                if (one == null || one.mappedBy().isEmpty()) {
+                    references.put(name, member);
+                    attributes.put(name, joinColumns(member, name, JpaMembers.type(member)));
+                }
+            } else if (member.isAnnotationPresent(Embedded.class)
+                    || JpaMembers.type(member).isAnnotationPresent(Embeddable.class)) {
+                attributes.put(name, embeddedColumns(JpaMembers.type(member), member, ""));
+            } else {
+                attributes.put(name, List.of(column(member, name)));
+            }
+        }
     }
 
     /** {@code @Streamed(model)}, else the JPA entity name: the label the entity listener writes. */

@@ -158,41 +158,82 @@ public final class TriggerSql {
 
     private static String function(TableMapping m, Map<String, String> types, String channel, String outbox,
                                    String ownSchema) {
-        String insert = "INSERT INTO " + outbox + " (id, wal_position, model, subject_pk, facet, op, changed_fields)"
+        String insert = outboxInsert(m, outbox);
+        String inserted = inserted(m);
+        String updated = updated(m, types);
+        String deleted = deleted(m);
+        return "-- Object Streams trigger capture of " + oneLine(m.entity()) + " (model " + oneLine(m.model())
+                + ", facet " + oneLine(m.facet()) + ")\n"
+                + declarations(ownSchema)
+                + "BEGIN\n"
+                + "  IF TG_OP = 'INSERT' THEN\n    " + insert + inserted + ") c;\n"
+                + "  ELSIF TG_OP = 'UPDATE' THEN\n    " + insert + updated + ") c;\n"
+                + "  ELSIF TG_OP = 'DELETE' THEN\n    " + insert + deleted + ") c;\n"
+                + "  ELSE\n    " + insert + "SELECT '' AS pk, 'truncated' AS op, '{}'::text[] AS fields) c;\n"
+                + "  END IF;\n"
+                + counted(channel)
+                + "  RETURN NULL;\n"
+                + "END\n";
+    }
+
+    /** The head of every statement's write: the outbox rows from the changes its subquery {@code c} selects. */
+    private static String outboxInsert(TableMapping m, String outbox) {
+        return "INSERT INTO " + outbox + " (id, wal_position, model, subject_pk, facet, op, changed_fields)"
                 + " OVERRIDING SYSTEM VALUE\n      SELECT base + used + row_number() OVER (), written, "
                 + Sql.literal(m.model()) + ", c.pk, " + Sql.literal(m.facet()) + ", c.op, c.fields FROM (";
+    }
+
+    /** What an insert reports: a create per new row, or for a part, an update of each subject's facet. */
+    private static String inserted(TableMapping m) {
+        if (m.part()) {
+            return parts(facetFields(m), "SELECT " + subjectPk(m, "n") + " FROM streams_new n");
+        }
+        return "SELECT " + subjectPk(m, "n") + " AS pk, 'created' AS op, '{}'::text[] AS fields"
+                + " FROM streams_new n";
+    }
+
+    /**
+     * What an update reports: an update per row whose compared columns changed, naming their attributes, and a delete
+     * and a create per row whose key changed; for a part, an update of the facet of each subject on either side.
+     */
+    private static String updated(TableMapping m, Map<String, String> types) {
         String onKey = joinOnKey(m);
         // One hash join of the old rows and the new ones on the key: a row on one side only changed its key.
         String pairs = " FROM streams_old o FULL JOIN streams_new n ON " + onKey;
         String noOld = "o." + Sql.identifier(m.keyColumns().get(0)) + " IS NULL";
         String noNew = "n." + Sql.identifier(m.keyColumns().get(0)) + " IS NULL";
-        String inserted;
-        String updated;
-        String deleted;
         if (m.part()) {
-            String fields = "ARRAY[" + Sql.literal(m.facet()) + "]::text[]";
             String subjectOld = subjectPk(m, "o");
             String subjectNew = subjectPk(m, "n");
             String changed = ColumnComparisons.rowOf(m.columns(), "o", types) + " IS DISTINCT FROM "
                     + ColumnComparisons.rowOf(m.columns(), "n", types);
-            inserted = parts(fields, "SELECT " + subjectNew + " FROM streams_new n");
-            updated = parts(fields, "SELECT s.pk" + pairs + " CROSS JOIN LATERAL (VALUES (" + subjectOld + "), ("
-                    + subjectNew + ")) s(pk) WHERE " + noOld + " OR " + noNew + " OR " + changed);
-            deleted = parts(fields, "SELECT " + subjectOld + " FROM streams_old o");
-        } else {
-            inserted = "SELECT " + subjectPk(m, "n") + " AS pk, 'created' AS op, '{}'::text[] AS fields"
-                    + " FROM streams_new n";
-            updated = "SELECT * FROM (SELECT CASE WHEN " + noNew + " THEN " + subjectPk(m, "o") + " ELSE "
-                    + subjectPk(m, "n") + " END AS pk, CASE WHEN " + noOld + " THEN 'created' WHEN " + noNew
-                    + " THEN 'deleted' ELSE 'updated' END AS op, CASE WHEN " + noOld + " OR " + noNew
-                    + " THEN '{}'::text[] ELSE " + ColumnComparisons.changedFields(m, types) + " END AS fields" + pairs
-                    + ") u WHERE u.op <> 'updated' OR cardinality(u.fields) > 0";
-            deleted = "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields"
-                    + " FROM streams_old o";
+            return parts(facetFields(m), "SELECT s.pk" + pairs + " CROSS JOIN LATERAL (VALUES (" + subjectOld
+                    + "), (" + subjectNew + ")) s(pk) WHERE " + noOld + " OR " + noNew + " OR " + changed);
         }
-        return "-- Object Streams trigger capture of " + oneLine(m.entity()) + " (model " + oneLine(m.model())
-                + ", facet " + oneLine(m.facet()) + ")\n"
-                + "DECLARE\n"
+        return "SELECT * FROM (SELECT CASE WHEN " + noNew + " THEN " + subjectPk(m, "o") + " ELSE "
+                + subjectPk(m, "n") + " END AS pk, CASE WHEN " + noOld + " THEN 'created' WHEN " + noNew
+                + " THEN 'deleted' ELSE 'updated' END AS op, CASE WHEN " + noOld + " OR " + noNew
+                + " THEN '{}'::text[] ELSE " + ColumnComparisons.changedFields(m, types) + " END AS fields" + pairs
+                + ") u WHERE u.op <> 'updated' OR cardinality(u.fields) > 0";
+    }
+
+    /** What a delete reports: a delete per old row, or for a part, an update of each subject's facet. */
+    private static String deleted(TableMapping m) {
+        if (m.part()) {
+            return parts(facetFields(m), "SELECT " + subjectPk(m, "o") + " FROM streams_old o");
+        }
+        return "SELECT " + subjectPk(m, "o") + " AS pk, 'deleted' AS op, '{}'::text[] AS fields"
+                + " FROM streams_old o";
+    }
+
+    /** A part's {@code changed_fields}: the facet it makes up of its subject. */
+    private static String facetFields(TableMapping m) {
+        return "ARRAY[" + Sql.literal(m.facet()) + "]::text[]";
+    }
+
+    /** The function's variables: the transaction's count of captured rows, its batch, the log's position. */
+    private static String declarations(String ownSchema) {
+        return "DECLARE\n"
                 // Any session may set the counter: a value below 0 would reach into an earlier transaction's ids.
                 + "  used bigint := greatest(0, coalesce(nullif(current_setting('streams.captured', true), ''),"
                 + " '0')::bigint);\n"
@@ -200,14 +241,12 @@ public final class TriggerSql {
                 + "  base bigint := " + ownSchema + "streams_trigger_batch();\n"
                 // After the statement's own writes: the cursor assigner numbers rows in this order (schema V4).
                 + "  written bigint := (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint;\n"
-                + "  added bigint;\n"
-                + "BEGIN\n"
-                + "  IF TG_OP = 'INSERT' THEN\n    " + insert + inserted + ") c;\n"
-                + "  ELSIF TG_OP = 'UPDATE' THEN\n    " + insert + updated + ") c;\n"
-                + "  ELSIF TG_OP = 'DELETE' THEN\n    " + insert + deleted + ") c;\n"
-                + "  ELSE\n    " + insert + "SELECT '' AS pk, 'truncated' AS op, '{}'::text[] AS fields) c;\n"
-                + "  END IF;\n"
-                + "  GET DIAGNOSTICS added = ROW_COUNT;\n"
+                + "  added bigint;\n";
+    }
+
+    /** After a statement that wrote rows: the transaction's count raised within its limit, the wakeup notified. */
+    private static String counted(String channel) {
+        return "  GET DIAGNOSTICS added = ROW_COUNT;\n"
                 + "  IF added > 0 THEN\n"
                 + "    IF used + added > " + MAX_ROWS_PER_TRANSACTION + " THEN\n"
                 + "      RAISE EXCEPTION 'Object Streams: one transaction may capture at most "
@@ -216,9 +255,7 @@ public final class TriggerSql {
                 + "    END IF;\n"
                 + "    PERFORM set_config('streams.captured', (used + added)::text, true);\n"
                 + "    PERFORM pg_notify(" + Sql.literal(channel) + ", '');\n"
-                + "  END IF;\n"
-                + "  RETURN NULL;\n"
-                + "END\n";
+                + "  END IF;\n";
     }
 
     /** A name for the body's first line, a comment: PostgreSQL ends a comment at a carriage return too. */
