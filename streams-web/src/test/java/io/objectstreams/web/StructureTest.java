@@ -33,6 +33,7 @@ class StructureTest {
     private static final List<Path> MODULES = List.of(Path.of("."), Path.of("../streams-ejb"));
     private static final Pattern CLASS = Pattern.compile("^(?:(?:public|protected|private|final|abstract|static|sealed"
             + "|non-sealed) )*(?:class|interface|enum|record|@interface) ([\\w.$]+)");
+    private static final Pattern LINE = Pattern.compile("^\\s+line (\\d+): \\d+");
     private static final Pattern CALL = Pattern.compile("invoke\\w+.*// (?:Interface)?Method ([\\w/$]+)\\.");
     private static final List<Path> SOURCES = List.of(Path.of("src/main/java"), Path.of("../streams-ejb/src/main/java"),
             Path.of("../streams-api/src/main/java"));
@@ -158,6 +159,50 @@ class StructureTest {
             }
         }
         assertThat(unsaid).isEmpty();
+    }
+
+    /**
+     * No method of the main code spans more than 50 lines, read from the compiled classes' line tables: from its first
+     * line of code to its last (a lambda's body is a method of its own).
+     */
+    @Test
+    void noMainMethodIsOver50Lines() {
+        List<Path> classes = new ArrayList<>();
+        for (Path module : MODULES) {
+            classes.addAll(files(module.resolve("target/classes"), ".class"));
+        }
+        ToolProvider javap = ToolProvider.findFirst("javap").orElseThrow();
+        StringWriter out = new StringWriter();
+        List<String> args = new ArrayList<>(List.of("-l", "-p"));
+        classes.forEach(c -> args.add(c.toString()));
+        assertThat(javap.run(new PrintWriter(out), new PrintWriter(new StringWriter()), args.toArray(String[]::new)))
+                .as("javap").isZero();
+        List<String> tooLong = new ArrayList<>();
+        String type = null;
+        String method = null;
+        int first = Integer.MAX_VALUE;
+        int last = 0;
+        for (String line : out.toString().split("\n")) {
+            Matcher header = CLASS.matcher(line);
+            Matcher entry = LINE.matcher(line);
+            if (header.find()) {
+                type = header.group(1);
+            } else if (entry.find()) {
+                first = Math.min(first, Integer.parseInt(entry.group(1)));
+                last = Math.max(last, Integer.parseInt(entry.group(1)));
+            } else if (line.startsWith("  ") && !line.startsWith("   ") && line.contains("(")) {
+                method = type + "." + line.trim();
+                first = Integer.MAX_VALUE;
+                last = 0;
+            } else if (line.trim().isEmpty() && method != null && last > 0) {
+                if (last - first + 1 > 50 && !method.contains("lambda$")) {
+                    tooLong.add(method + " (" + (last - first + 1) + " lines)");
+                }
+                method = null;
+                last = 0;
+            }
+        }
+        assertThat(tooLong).isEmpty();
     }
 
     @Test
