@@ -1,10 +1,10 @@
 package io.objectstreams.it.bench;
 
-import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.Health;
 import io.objectstreams.it.support.PayaraMicroProcess;
 import io.objectstreams.it.support.Ports;
 import io.objectstreams.it.support.StoreClient;
+import io.objectstreams.it.support.StreamClient;
 import io.objectstreams.it.support.TestDatabase;
 import jakarta.json.JsonObject;
 import jakarta.json.spi.JsonProvider;
@@ -12,18 +12,19 @@ import java.io.StringReader;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code mvn -pl src-it -Pbench package}: how fast a committed change reaches WebSocket subscribers, end to end,
@@ -158,9 +159,10 @@ public final class DeliveryBenchmark {
     private static final class Subscribers implements AutoCloseable {
         private final List<Subscriber> all = new ArrayList<>();
 
-        static Subscribers open(HttpClient http, URL store, int count) throws InterruptedException {
+        static Subscribers open(HttpClient http, URL store, int count)
+                throws InterruptedException, ExecutionException, TimeoutException {
             Subscribers subscribers = new Subscribers();
-            URI endpoint = URI.create(store.toString().replaceFirst("^http", "ws")).resolve("streams/ws");
+            URI endpoint = StreamClient.endpoint(store);
             for (int i = 0; i < count; i++) {
                 subscribers.all.add(new Subscriber(http, endpoint));
             }
@@ -224,9 +226,9 @@ public final class DeliveryBenchmark {
         }
     }
 
-    private static final class Subscriber implements WebSocket.Listener {
-        private final WebSocket socket;
-        private final StringBuilder partial = new StringBuilder();
+    /** One staff session on a {@link StreamClient} that hands over each message's text with its arrival time. */
+    private static final class Subscriber {
+        private final StreamClient client;
         private final CountDownLatch subscribed = new CountDownLatch(1);
         /** Per tracked order: arrival times of its updates, in order. */
         final Map<Long, List<Long>> tracked = new ConcurrentHashMap<>();
@@ -237,11 +239,11 @@ public final class DeliveryBenchmark {
         /** A message other than subscribed or event (a resync, say): the run is reported as failed. */
         volatile JsonObject unexpected;
 
-        Subscriber(HttpClient http, URI endpoint) {
-            socket = http.newWebSocketBuilder()
-                    .header("Authorization", Auth.basic("carol"))
-                    .buildAsync(endpoint, this).join();
-            socket.sendText("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"all\"}", true).join();
+        Subscriber(HttpClient http, URI endpoint) throws InterruptedException, ExecutionException, TimeoutException {
+            client = StreamClient.open(endpoint, StreamClient.options().http(http).connectTimeout(null).login("carol")
+                    .onText(this::received));
+            client.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL
+                    + "\",\"subscription_id\":\"all\"}");
         }
 
         void awaitSubscribed() throws InterruptedException {
@@ -254,7 +256,7 @@ public final class DeliveryBenchmark {
             return counts.getOrDefault(order, 0);
         }
 
-        void await(java.util.function.BooleanSupplier done) throws InterruptedException {
+        void await(BooleanSupplier done) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (!done.getAsBoolean()) {
                 if (unexpected != null) {
@@ -267,21 +269,17 @@ public final class DeliveryBenchmark {
             }
         }
 
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean complete) {
-            long arrival = System.nanoTime();
-            partial.append(data);
-            if (complete) {
-                JsonObject message = JSON.createReader(new StringReader(partial.toString())).readObject();
-                partial.setLength(0);
-                switch (message.getString("type")) {
-                    case "subscribed" -> subscribed.countDown();
-                    case "event" -> arrived(message, arrival);
-                    default -> unexpected = message;
-                }
+        /**
+         * One whole message, on the client's reading thread: {@code arrival} is when the {@code onText} call that
+         * completed it began, taken before this parse.
+         */
+        private void received(String text, long arrival) {
+            JsonObject message = JSON.createReader(new StringReader(text)).readObject();
+            switch (message.getString("type")) {
+                case "subscribed" -> subscribed.countDown();
+                case "event" -> arrived(message, arrival);
+                default -> unexpected = message;
             }
-            webSocket.request(1);
-            return null;
         }
 
         private void arrived(JsonObject event, long arrival) {
@@ -298,7 +296,7 @@ public final class DeliveryBenchmark {
         }
 
         void close() {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            client.close();
         }
     }
 }

@@ -1,14 +1,11 @@
 package io.objectstreams.it.soak;
 
-import io.objectstreams.it.support.Auth;
-import io.objectstreams.it.support.JsonFrames;
 import io.objectstreams.it.support.SseClient;
+import io.objectstreams.it.support.StreamClient;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.net.URI;
 import java.net.URL;
 import java.net.URLEncoder;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,12 +14,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -75,19 +69,21 @@ final class Fuzz {
         int connection = 0;
         while (sent < count) {
             String user = users[connection++ % users.length];
-            try (Socket socket = new Socket(base, user)) {
+            try (StreamClient socket = StreamClient.open(StreamClient.endpoint(base), StreamClient.options()
+                    .http(Http.CLIENT).connectTimeout(Duration.ofSeconds(5)).handshakeWait(Duration.ofSeconds(10))
+                    .login(user))) {
                 for (int i = 0; i < 500 && sent < count; i++, sent++) {
                     String message = message();
-                    JsonObject reply = socket.ask(message);
+                    JsonObject reply = ask(socket, message);
                     if (reply == null) {
-                        violation("ws: no answer within 15 s (closed: " + socket.closeCode + ") to " + head(message));
+                        violation("ws: no answer within 15 s (closed: " + socket.closeCode() + ") to " + head(message));
                         break;
                     }
                     String type = reply.getString("type", "");
                     switch (type) {
                         case "subscribed" -> {
                             answer("ws subscribed");
-                            JsonObject unsubscribed = socket.ask("{\"op\":\"unsubscribe\",\"subscription_id\":"
+                            JsonObject unsubscribed = ask(socket, "{\"op\":\"unsubscribe\",\"subscription_id\":"
                                     + Json.createValue(reply.getString("subscription_id")) + "}");
                             if (unsubscribed == null || !unsubscribed.getString("type", "").equals("unsubscribed")) {
                                 violation("ws: unsubscribe after " + head(message) + " answered " + unsubscribed);
@@ -104,8 +100,8 @@ final class Fuzz {
                         default -> violation("ws: answer " + reply + " to " + head(message));
                     }
                 }
-                if (socket.closeCode != null) {
-                    violation("ws: the server closed the connection (" + socket.closeCode + ")");
+                if (socket.closeCode() != null) {
+                    violation("ws: the server closed the connection (" + socket.closeCode() + ")");
                 }
             }
         }
@@ -227,57 +223,20 @@ final class Fuzz {
         return Json.createValue(text).toString();
     }
 
-    /** One WebSocket connection that answers {@link #ask} with the next reply, skipping events. */
-    private static final class Socket implements WebSocket.Listener, AutoCloseable {
-        private final BlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
-        private final JsonFrames frames = new JsonFrames(received::add);
-        private final WebSocket socket;
-        volatile Integer closeCode;
-
-        Socket(URL base, String user) throws Exception {
-            socket = Http.CLIENT.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-                    .header("Authorization", Auth.basic(user))
-                    .buildAsync(URI.create(base.toString().replaceFirst("^http", "ws")).resolve("streams/ws"), this)
-                    .get(10, TimeUnit.SECONDS);
-        }
-
-        JsonObject ask(String message) throws Exception {
-            socket.sendText(message, true).get(15, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            while (System.nanoTime() < deadline) {
-                JsonObject reply = received.poll(100, TimeUnit.MILLISECONDS);
-                if (reply != null && List.of("subscribed", "unsubscribed", "error").contains(reply.getString("type", ""))) {
-                    return reply;
-                }
-                if (reply == null && closeCode != null) {
-                    return null;
-                }
+    /** Sends {@code message} and returns the next reply to a request, skipping events; null if none in 15 s. */
+    private static JsonObject ask(StreamClient socket, String message) throws Exception {
+        socket.sendAsync(message).get(15, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            JsonObject reply = socket.poll(Duration.ofMillis(100));
+            if (reply != null && List.of("subscribed", "unsubscribed", "error").contains(reply.getString("type", ""))) {
+                return reply;
             }
-            return null;
+            if (reply == null && socket.closeCode() != null) {
+                return null;
+            }
         }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            frames.append(data, last);
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-            closeCode = statusCode;
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket webSocket, Throwable error) {
-            closeCode = -1;
-        }
-
-        @Override
-        public void close() {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
-        }
+        return null;
     }
 
     // ---- Server-Sent Events ----

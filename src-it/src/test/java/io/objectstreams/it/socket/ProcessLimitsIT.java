@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.objectstreams.it.support.Auth;
 import io.objectstreams.it.support.Deployments;
 import io.objectstreams.it.support.ServerProcess;
+import io.objectstreams.it.support.StreamClient;
+import io.objectstreams.it.support.StreamClientOptions;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
@@ -12,7 +14,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +38,7 @@ class ProcessLimitsIT {
 
     @Test
     void connectionsPastTheOpenFileLimitAreRefusedAndReadinessKeepsAnswering() throws Exception {
-        List<WebSocket> held = new ArrayList<>();
+        List<StreamClient> held = new ArrayList<>();
         try (ServerProcess server = ServerProcess.start("file-limit", Deployments.storeFile("file-limit"), Map.of(
                 ServerProcess.OPEN_FILES, Integer.toString(OPEN_FILES),
                 "STREAMS_CONNECTIONS_RESERVED_FILES", Integer.toString(RESERVED),
@@ -53,14 +52,13 @@ class ProcessLimitsIT {
             int refused = 0;
             String refusal = null;
             for (int i = 0; i < OPEN_FILES && refused < 20; i++) {
-                Probe probe = new Probe();
                 String user = List.of("alice", "bob", "carol").get(i % 3);
-                WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", Auth.basic(user))
-                        .buildAsync(ws, probe).get(10, TimeUnit.SECONDS);
-                socket.sendText("{\"op\":\"unsubscribe\",\"subscription_id\":\"probe\"}", true);
-                JsonObject reply = probe.first.get(10, TimeUnit.SECONDS);
+                StreamClient probe = StreamClient.open(ws, probeOf(user));
+                // Not awaited: a refused connection may be closed before the frame goes out.
+                probe.sendAsync("{\"op\":\"unsubscribe\",\"subscription_id\":\"probe\"}");
+                JsonObject reply = probe.first(Duration.ofSeconds(10));
                 if ("not_subscribed".equals(reply.getString("code", null))) {
-                    held.add(socket);
+                    held.add(probe);
                 } else {
                     assertThat(reply.getString("code", null)).as(reply.toString()).isEqualTo("connection_limit_exceeded");
                     refused++;
@@ -94,7 +92,7 @@ class ProcessLimitsIT {
                     + " (%s), readiness at the limit in %d ms%n", Deployments.server(), OPEN_FILES, openBefore, held.size(),
                     refusal, millis);
         } finally {
-            held.forEach(socket -> socket.abort());
+            held.forEach(StreamClient::abort);
         }
     }
 
@@ -114,11 +112,9 @@ class ProcessLimitsIT {
             } finally {
                 gc.destroyForcibly();
             }
-            Probe probe = new Probe();
-            WebSocket socket = HTTP.newWebSocketBuilder().header("Authorization", Auth.basic("alice"))
-                    .buildAsync(ws, probe).get(10, TimeUnit.SECONDS);
-            JsonObject refused = probe.first.get(10, TimeUnit.SECONDS);
-            socket.abort();
+            StreamClient probe = StreamClient.open(ws, probeOf("alice"));
+            JsonObject refused = probe.first(Duration.ofSeconds(10));
+            probe.abort();
             assertThat(refused.getString("code", null)).as(refused.toString()).isEqualTo("connection_limit_exceeded");
             assertThat(refused.getString("message")).contains("heap").contains("streams.connections.max-heap-percent");
             assertThat(refused.getJsonObject("details").getString("setting"))
@@ -148,25 +144,11 @@ class ProcessLimitsIT {
         }
     }
 
-    /** Keeps the first message of a connection, and reads on. */
-    private static final class Probe implements WebSocket.Listener {
-        final CompletableFuture<JsonObject> first = new CompletableFuture<>();
-        private final StringBuilder text = new StringBuilder();
-
-        @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            text.append(data);
-            if (last) {
-                first.complete(Json.createReader(new StringReader(text.toString())).readObject());
-                text.setLength(0);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket socket, Throwable error) {
-            first.completeExceptionally(error);
-        }
+    /**
+     * A connection of {@code user} on the test's one HTTP client, given 10 s to open: its {@code first} message is
+     * kept however many follow, and it reads on.
+     */
+    private static StreamClientOptions probeOf(String user) {
+        return StreamClient.options().http(HTTP).connectTimeout(null).handshakeWait(Duration.ofSeconds(10)).login(user);
     }
 }
