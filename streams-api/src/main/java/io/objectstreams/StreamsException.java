@@ -1,6 +1,7 @@
 package io.objectstreams;
 
 import io.objectstreams.protocol.LibraryErrorCode;
+import java.util.Locale;
 
 /**
  * A failure of the library with a stable, machine-readable code ({@link LibraryErrorCode}) and a message that says
@@ -8,13 +9,25 @@ import io.objectstreams.protocol.LibraryErrorCode;
  */
 public class StreamsException extends RuntimeException {
 
-    private static final long serialVersionUID = 1L;
+    /** 2: the code became a {@link LibraryErrorCode}. */
+    private static final long serialVersionUID = 2L;
 
     private final LibraryErrorCode code;
 
     public StreamsException(LibraryErrorCode code, String message) {
         super(message);
         this.code = code;
+    }
+
+    /**
+     * With a code given by its spelling ({@code capture_failed}), as before {@link LibraryErrorCode} existed.
+     *
+     * @throws IllegalArgumentException if the spelling names no {@link LibraryErrorCode}
+     * @deprecated name the constant instead
+     */
+    @Deprecated
+    public StreamsException(String code, String message) {
+        this(LibraryErrorCode.valueOf(code.toUpperCase(Locale.ROOT)), message);
     }
 
     public StreamsException(LibraryErrorCode code, String message, Throwable cause) {

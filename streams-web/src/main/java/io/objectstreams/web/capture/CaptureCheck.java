@@ -3,6 +3,7 @@ package io.objectstreams.web.capture;
 import io.objectstreams.feed.CaptureControl;
 import io.objectstreams.web.visibility.Visibility;
 import jakarta.annotation.PostConstruct;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
@@ -17,9 +18,11 @@ import jakarta.inject.Inject;
  * singleton rather than a CDI startup observer: the policies are often session beans, which Payara refuses to
  * invoke while CDI is still initializing the application. Bean-managed, so that installing the triggers runs in a
  * transaction of its own rather than in a container one (WildFly refuses to commit a connection it enlisted).
+ * After {@code FaultsAnnouncement}, so that a test JVM says it permits faults before a check can fail deployment.
  */
 @Singleton
 @Startup
+@DependsOn("FaultsAnnouncement")
 @TransactionManagement(TransactionManagementType.BEAN)
 public class CaptureCheck {
 

@@ -96,11 +96,14 @@ public class HandshakeConfigurator extends ServerEndpointConfig.Configurator {
 
     @Override
     public void modifyHandshake(ServerEndpointConfig config, HandshakeRequest request, HandshakeResponse response) {
+        // Looked up here, on the request's thread, for every handshake's first: getEndpointInstance may run where
+        // the container gives no request context (an anonymous handshake without an Origin comes to it first).
+        Beans known = beans();
         Principal principal = request.getUserPrincipal();
         if (principal == null) {
             return;
         }
-        Set<String> roles = beans().visibility().declaredRoles().stream()
+        Set<String> roles = known.visibility().declaredRoles().stream()
                 .filter(request::isUserInRole)
                 .collect(Collectors.toSet());
         HandshakeViewer.capture(config, new Viewer(principal.getName(), roles));

@@ -9,7 +9,7 @@ import java.util.function.BinaryOperator;
  * Events whose pk is a key of their model spelled another way ({@code "007"} for {@code 7}, an upper-case UUID, a
  * composite key with other spacing), as a row written by hand may spell it: delivered under the spelling
  * subscriptions and visibility use, so that they reach the subject's subscriptions instead of nobody (G16). A pk
- * that can be no key is left to {@link Truncations#undecidable}.
+ * that can be no key is left to {@link UndecidablePks}.
  */
 final class PkSpellings {
 
