@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.objectstreams.EventOperation;
 import io.objectstreams.StreamEvent;
-import java.util.ArrayList;
+import io.objectstreams.web.LoggedRecords;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BinaryOperator;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,24 +44,8 @@ class TruncationsTest {
 
     @Test
     void aPkThatCanBeNoKeyConcernsItsModelIsLeftOutAndIsLoggedAtMostOnceAMinute() {
-        List<LogRecord> logged = new ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(UndecidablePks.class.getName());
-        log.addHandler(handler);
-        try {
+        try (LoggedRecords log = LoggedRecords.of(UndecidablePks.class)) {
+            List<LogRecord> logged = log.records();
             List<StreamEvent> events = List.of(event(1, "store.Order", "7", EventOperation.UPDATED),
                     event(2, "store.Order", "x7", EventOperation.UPDATED),
                     event(3, "store.Note", "x7", EventOperation.CREATED),
@@ -78,8 +60,6 @@ class TruncationsTest {
             assertThat(logged.get(0).getMessage()).contains("Outbox row 2 of store.Order").contains("'x7'")
                     .contains("delivery_failed");
             assertThat(UndecidablePks.models(events.subList(0, 1), CANONICAL)).isEmpty();
-        } finally {
-            log.removeHandler(handler);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.objectstreams.KeyedVisibilityPolicy;
 import io.objectstreams.Viewer;
 import io.objectstreams.VisibilityKeys;
+import io.objectstreams.web.LoggedRecords;
 import io.objectstreams.web.filter.Filter;
 import io.objectstreams.web.visibility.CriteriaStandIn.Provider;
 import jakarta.persistence.Entity;
@@ -19,9 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -169,24 +168,8 @@ class KeyRowsTest {
 
     @Test
     void aUuidKeyColumnThatHoldsNoUuidMakesItsRowVisibleByNothingAndIsLoggedOncePerModel() {
-        List<LogRecord> logged = new ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(KeyRows.class.getName());
-        log.addHandler(handler);
-        try {
+        try (LoggedRecords log = LoggedRecords.of(KeyRows.class)) {
+            List<LogRecord> logged = log.records();
             assertThat(KeyRows.uuidText(" 6F9619FF-8B86-D011-B42D-00C04FC964FF ", "test.ModelA"))
                     .isEqualTo("6f9619ff-8b86-d011-b42d-00c04fc964ff");
             assertThat(KeyRows.uuidText(null, "test.ModelA")).isNull();
@@ -199,8 +182,6 @@ class KeyRowsTest {
             assertThat(logged.get(0).getMessage()).contains("test.ModelA").contains("UUID")
                     .doesNotContain("0x6F9619FF8B86D011");
             assertThat(logged.get(1).getMessage()).contains("test.ModelB");
-        } finally {
-            log.removeHandler(handler);
         }
     }
 }
