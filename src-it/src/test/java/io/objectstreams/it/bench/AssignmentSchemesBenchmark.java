@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -16,7 +17,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  * {@code bench.rows-per-tick / } {@value #TRANSACTIONS_PER_TICK} rows (untimed), then numbers them (timed), so each
  * scheme numbers the same kind of steady trickle:
  * <ul>
- *   <li>{@code row}: today's per-row numbering {@code UPDATE} (the product);</li>
+ *   <li>{@code row}: the product numbering one by one, its per-row {@code UPDATE}, held there by a session named as an
+ *       earlier version's listener (since V7 a trigger also copies each cursor into {@code streams_cursors});</li>
+ *   <li>{@code tick}: the product numbering by tick (V7);</li>
  *   <li>{@code row, wal_compression}: the same with the server's full-page images compressed (alternative a);</li>
  *   <li>{@code map}: a tick found by transaction visibility, then one narrow insert-only row per outbox row
  *       (alternative d);</li>
@@ -31,10 +34,9 @@ public final class AssignmentSchemesBenchmark {
     private static final int TICKS = Integer.getInteger("bench.ticks", 200);
     private static final int BACKLOG = Integer.getInteger("bench.backlog", 200_000);
     private static final int TRANSACTIONS_PER_TICK = 100;
-    private static final String[] SCHEMES = System.getProperty("bench.schemes", "row,map,event,range").split(",");
+    private static final String[] SCHEMES = System.getProperty("bench.schemes", "row,tick,map,event,range").split(",");
 
     private static final String PROTOTYPE = String.join("\n",
-            "CREATE INDEX IF NOT EXISTS proto_outbox_transaction ON streams_outbox (transaction_id);",
             "CREATE TABLE proto_state (id int PRIMARY KEY, last_cursor bigint NOT NULL, last_snapshot txid_snapshot);",
             "CREATE TABLE proto_range (first_cursor bigint PRIMARY KEY, last_cursor bigint NOT NULL,",
             "  snapshot txid_snapshot NOT NULL, seen_below bigint NOT NULL, ids bigint[] NOT NULL,",
@@ -93,7 +95,21 @@ public final class AssignmentSchemesBenchmark {
                         ROWS_PER_TICK, TRANSACTIONS_PER_TICK);
                 System.out.printf("| scheme | statistics | rows/s | ms per %,d rows | WAL bytes per row |%n"
                         + "| --- | --- | --- | --- | --- |%n", ROWS_PER_TICK);
+                // Holds the product to numbering one by one, as a connected instance of an earlier version does.
+                Connection earlier = null;
+                if (List.of(SCHEMES).contains("row")) {
+                    PGSimpleDataSource named = new PGSimpleDataSource();
+                    named.setURL(TestDatabase.url());
+                    named.setUser("postgres");
+                    named.setApplicationName("object-streams-listener");
+                    earlier = named.getConnection();
+                }
                 for (String scheme : SCHEMES) {
+                    if (!scheme.equals("row") && earlier != null) {
+                        earlier.close();
+                        earlier = null;
+                        Thread.sleep(500); // until PostgreSQL no longer lists the closed session
+                    }
                     trickle(connection, scheme, false);
                     trickle(connection, scheme, true);
                     if (scheme.equals("row")) {
@@ -155,15 +171,18 @@ public final class AssignmentSchemesBenchmark {
 
     /** Makes the next rows the scheme's own: the tick schemes start from a snapshot that sees every earlier row. */
     private static void startScheme(Connection connection, String scheme) throws SQLException {
-        if (!scheme.startsWith("row")) {
+        if (!scheme.startsWith("row") && !scheme.equals("tick")) {
             execute(connection, "INSERT INTO proto_state SELECT 1, last_cursor, txid_current_snapshot()"
                     + " FROM streams_cursor_state ON CONFLICT (id) DO UPDATE SET last_snapshot = txid_current_snapshot()");
         }
     }
 
+    /** The product's assigner: one for the whole run, as a listener holds one while it holds the role. */
+    private static final CursorAssigner PRODUCT = new CursorAssigner(1000, "bench_cursors");
+
     private static long number(Connection connection, String scheme) throws SQLException {
-        if (scheme.startsWith("row")) {
-            return new CursorAssigner(1000, "bench_cursors").assignAll(connection);
+        if (scheme.startsWith("row") || scheme.equals("tick")) {
+            return PRODUCT.assignAll(connection);
         }
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {

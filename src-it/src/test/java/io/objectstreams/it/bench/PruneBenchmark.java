@@ -74,7 +74,7 @@ public final class PruneBenchmark {
             new CursorAssigner(10_000, "object_streams_cursors").assignAll(connection);
             statement.execute("VACUUM ANALYZE streams_outbox");
             if (batchSize == BATCH_SIZES.get(0)) {
-                try (ResultSet rs = statement.executeQuery("SELECT pg_total_relation_size('streams_outbox'), count(*) FROM streams_outbox")) {
+                try (ResultSet rs = statement.executeQuery("SELECT pg_total_relation_size('streams_outbox'), count(*) FROM streams_numbered")) {
                     rs.next();
                     System.out.printf("(on disk with its indexes: %,d bytes per row)%n", rs.getLong(1) / rs.getLong(2));
                 }

@@ -99,9 +99,9 @@ class CompositeKeyIT {
         // A part whose text needs escaping is spelled the same on both paths.
         jpa("create?region=" + java.net.URLEncoder.encode("a\"b\\c", java.nio.charset.StandardCharsets.UTF_8) + "&number=1&note=x");
         sql("INSERT INTO it_keyed (region, number, note) VALUES ('a\"b\\c', 1, 'x')");
-        await().atMost(Duration.ofSeconds(20)).until(() -> value("SELECT count(DISTINCT subject_pk) FROM streams_outbox"
+        await().atMost(Duration.ofSeconds(20)).until(() -> value("SELECT count(DISTINCT subject_pk) FROM streams_numbered"
                 + " WHERE model IN ('" + LISTENER + "', '" + TRIGGER + "') AND subject_pk LIKE '[\"a%'"), "1"::equals);
-        assertThat(value("SELECT min(subject_pk) FROM streams_outbox WHERE subject_pk LIKE '[\"a%'"))
+        assertThat(value("SELECT min(subject_pk) FROM streams_numbered WHERE subject_pk LIKE '[\"a%'"))
                 .isEqualTo("[\"a\\\"b\\\\c\", 1]");
     }
 

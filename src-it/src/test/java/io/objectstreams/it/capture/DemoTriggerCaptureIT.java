@@ -92,10 +92,10 @@ class DemoTriggerCaptureIT {
     /** The order's outbox rows once assigned, in cursor order: op and facet. */
     private static java.util.List<String> rowsOf(long order) throws Exception {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "0".equals(value(
-                "SELECT count(*) FROM streams_outbox WHERE cursor IS NULL")));
+                "SELECT count(*) FROM streams_numbered WHERE cursor IS NULL")));
         java.util.List<String> rows = new java.util.ArrayList<>();
         try (java.sql.Connection c = TestDatabase.connect(); java.sql.Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT op, facet FROM streams_outbox WHERE model = 'store.CustomerOrder'"
+             java.sql.ResultSet rs = s.executeQuery("SELECT op, facet FROM streams_numbered WHERE model = 'store.CustomerOrder'"
                      + " AND subject_pk = '" + order + "' ORDER BY cursor")) {
             while (rs.next()) {
                 rows.add(rs.getString(1) + " " + rs.getString(2));

@@ -51,7 +51,7 @@ class FreshDatabaseIT {
     private static long capturedTwins(String database) throws Exception {
         try (Connection c = TestDatabase.connectTo(database);
              ResultSet rs = c.createStatement().executeQuery(
-                     "SELECT count(*) FROM streams_outbox WHERE model = 'it.ItTwinT' AND cursor IS NOT NULL")) {
+                     "SELECT count(*) FROM streams_numbered WHERE model = 'it.ItTwinT' AND cursor IS NOT NULL")) {
             rs.next();
             return rs.getLong(1);
         }

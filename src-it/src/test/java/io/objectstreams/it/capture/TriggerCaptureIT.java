@@ -166,9 +166,9 @@ class TriggerCaptureIT {
         assertThat(rowsOf(TRIGGER, mark)).extracting(r -> r[1] + " " + r[0] + " " + r[2] + " " + r[5]).containsExactly(
                 "updated " + twin + " object alice", "updated " + twin + " object null",
                 "updated " + partTwin + " parts null");
-        assertThat(value("SELECT count(*) FROM streams_outbox WHERE model = 'it.Restored'"))
+        assertThat(value("SELECT count(*) FROM streams_numbered WHERE model = 'it.Restored'"))
                 .as("no restored row deleted").isEqualTo(Long.toString(restoredRows));
-        assertThat(value("SELECT count(*) FROM streams_outbox WHERE model = 'it.Restored' AND metadata <> '{}'::jsonb"))
+        assertThat(value("SELECT count(*) FROM streams_numbered WHERE model = 'it.Restored' AND metadata <> '{}'::jsonb"))
                 .as("no restored row tagged by a later transaction").isEqualTo("0");
     }
 
@@ -188,7 +188,7 @@ class TriggerCaptureIT {
         }
         sql("INSERT INTO streams_outbox (id, model, subject_pk, op) OVERRIDING SYSTEM VALUE"
                 + " SELECT i, 'it.Restored', 'x', 'updated' FROM (" + ids + ") a(i) ON CONFLICT DO NOTHING");
-        return Long.parseLong(value("SELECT count(*) FROM streams_outbox WHERE model = 'it.Restored'"));
+        return Long.parseLong(value("SELECT count(*) FROM streams_numbered WHERE model = 'it.Restored'"));
     }
 
     /**
@@ -517,14 +517,14 @@ class TriggerCaptureIT {
 
     private long lastCursor() throws SQLException {
         Outbox.awaitAssigned(base);
-        return Long.parseLong(value("SELECT coalesce(max(cursor), 0) FROM streams_outbox"));
+        return Long.parseLong(value("SELECT coalesce(max(cursor), 0) FROM streams_numbered"));
     }
 
     /** The model's rows after {@code mark} once assigned, in cursor order: pk, op, facet, fields, transaction, actor, correlation. */
     private List<Object[]> rowsOf(String model, long mark) throws SQLException {
         Outbox.awaitAssigned(base);
         String sql = "SELECT subject_pk, op, facet, changed_fields, transaction_id, metadata->>'actor',"
-                + " metadata->>'correlation_id' FROM streams_outbox WHERE model = ? AND cursor > ? ORDER BY cursor";
+                + " metadata->>'correlation_id' FROM streams_numbered WHERE model = ? AND cursor > ? ORDER BY cursor";
         try (Connection c = TestDatabase.connect(); PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, model);
             s.setLong(2, mark);

@@ -78,7 +78,7 @@ class TriggerInstallIT {
             sql("UPDATE it_install SET tags = ARRAY['{\"a\": 1}']::json[] WHERE id = 1");
             sql("UPDATE it_install SET tags = tags WHERE id = 1");
             assertThat(value("SELECT string_agg(op || ' ' || changed_fields::text, ',' ORDER BY id)"
-                    + " FROM streams_outbox WHERE model = 'it.Locked'")).isEqualTo("created {},updated {tags}");
+                    + " FROM streams_numbered WHERE model = 'it.Locked'")).isEqualTo("created {},updated {tags}");
             sql("DELETE FROM streams_outbox WHERE model = 'it.Locked'");
             sql("DROP TABLE it_install");
             sql("CREATE TABLE it_install (id bigint PRIMARY KEY, body json, tags json[])");

@@ -158,7 +158,7 @@ class ListenerFaultsIT {
 
     private static boolean tenantAssigned(long order) throws Exception {
         try (var c = TestDatabase.connect(); var s = c.createStatement();
-             var rs = s.executeQuery("SELECT cursor FROM it_tenant.streams_outbox WHERE subject_pk = '" + order + "'")) {
+             var rs = s.executeQuery("SELECT cursor FROM it_tenant.streams_numbered WHERE subject_pk = '" + order + "'")) {
             return rs.next() && rs.getObject(1) != null;
         }
     }

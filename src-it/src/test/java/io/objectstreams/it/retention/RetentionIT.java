@@ -93,7 +93,7 @@ class RetentionIT {
 
     /** Makes every assigned row as old as {@code age}: what earlier tests left must not be the young prefix. */
     private static void ageEverything(String age) {
-        TestDatabase.execute("UPDATE streams_outbox SET created_at = now() - interval '" + age + "' WHERE cursor IS NOT NULL");
+        TestDatabase.execute("UPDATE streams_outbox SET created_at = now() - interval '" + age + "' WHERE id IN (SELECT outbox_id FROM streams_cursors)");
     }
 
     private void awaitAssigned() {
@@ -127,14 +127,14 @@ class RetentionIT {
         insert(2_500, "0 seconds");
         State before = state();
         long target = before.lastCursor() - 100;
-        long rowsBefore = scalar("SELECT count(*) FROM streams_outbox");
+        long rowsBefore = scalar("SELECT count(*) FROM streams_numbered");
 
         JsonObject dry = prune("dryRun=true&maxRows=100");
         assertThat(dry.getBoolean("dryRun")).isTrue();
         assertThat(dry.getJsonNumber("wouldDelete").longValue()).isEqualTo(target - before.watermark());
         assertThat(dry.getJsonNumber("watermarkAfter").longValue()).isEqualTo(target);
         assertThat(state()).as("a dry run changes nothing").isEqualTo(before);
-        assertThat(scalar("SELECT count(*) FROM streams_outbox")).isEqualTo(rowsBefore);
+        assertThat(scalar("SELECT count(*) FROM streams_numbered")).isEqualTo(rowsBefore);
 
         JsonObject real = prune("maxRows=100");
         assertThat(real.getJsonNumber("deleted").longValue()).isEqualTo(dry.getJsonNumber("wouldDelete").longValue());
@@ -142,8 +142,8 @@ class RetentionIT {
                 .isEqualTo((int) Math.ceil((target - before.watermark()) / (double) BATCH_SIZE));
         assertThat(real.containsKey("stoppedEarly") && !real.isNull("stoppedEarly")).isFalse();
         assertThat(state()).isEqualTo(new State(before.lastCursor(), target));
-        assertThat(scalar("SELECT count(*) FROM streams_outbox WHERE cursor IS NOT NULL")).isEqualTo(100);
-        assertThat(scalar("SELECT min(cursor) FROM streams_outbox")).isEqualTo(target + 1);
+        assertThat(scalar("SELECT count(*) FROM streams_numbered WHERE cursor IS NOT NULL")).isEqualTo(100);
+        assertThat(scalar("SELECT min(cursor) FROM streams_numbered")).isEqualTo(target + 1);
     }
 
     @Test
@@ -161,8 +161,8 @@ class RetentionIT {
         assertThat(real.getJsonNumber("deleted").longValue()).isEqualTo(dry.getJsonNumber("wouldDelete").longValue())
                 .isEqualTo(young - 1 - before.watermark());
         assertThat(state().watermark()).isEqualTo(young - 1);
-        assertThat(scalar("SELECT min(cursor) FROM streams_outbox")).isEqualTo(young);
-        assertThat(scalar("SELECT count(*) FROM streams_outbox WHERE cursor > " + young)).as("old rows above the young one stay")
+        assertThat(scalar("SELECT min(cursor) FROM streams_numbered")).isEqualTo(young);
+        assertThat(scalar("SELECT count(*) FROM streams_numbered WHERE cursor > " + young)).as("old rows above the young one stay")
                 .isEqualTo(before.lastCursor() - young);
     }
 
@@ -181,7 +181,7 @@ class RetentionIT {
 
         JsonObject real = prune("maxAge=2h&maxRows=20");
         assertThat(real.getJsonNumber("watermarkAfter").longValue()).isEqualTo(last - 20);
-        assertThat(scalar("SELECT count(*) FROM streams_outbox WHERE cursor IS NOT NULL")).isEqualTo(20);
+        assertThat(scalar("SELECT count(*) FROM streams_numbered WHERE cursor IS NOT NULL")).isEqualTo(20);
     }
 
     @Test
@@ -199,13 +199,13 @@ class RetentionIT {
 
             prune("maxAge=1h");
             assertThat(state().watermark()).as("everything is old; still the newest row stays").isEqualTo(last - 1);
-            assertThat(scalar("SELECT count(*) FROM streams_outbox WHERE cursor = " + last)).isEqualTo(1);
+            assertThat(scalar("SELECT count(*) FROM streams_numbered WHERE cursor = " + last)).isEqualTo(1);
             prune("maxRows=1");
-            assertThat(scalar("SELECT count(*) FROM streams_outbox WHERE cursor = " + last)).isEqualTo(1);
+            assertThat(scalar("SELECT count(*) FROM streams_numbered WHERE cursor = " + last)).isEqualTo(1);
 
             open.commit();
             awaitAssigned();
-            assertThat(scalar("SELECT cursor FROM streams_outbox WHERE subject_pk = 'late' AND model = '" + FILLER + "'"))
+            assertThat(scalar("SELECT cursor FROM streams_numbered WHERE subject_pk = 'late' AND model = '" + FILLER + "'"))
                     .as("the late row got the next cursor").isEqualTo(last + 1);
         }
     }
@@ -263,9 +263,9 @@ class RetentionIT {
         assertThat(prunes).isGreaterThan(5);
         assertThat(after.lastCursor() - lastBefore).as("every committed row got its cursor: none deleted before")
                 .isEqualTo(committed);
-        assertThat(scalar("SELECT count(*) FROM streams_outbox WHERE cursor > " + after.watermark()))
+        assertThat(scalar("SELECT count(*) FROM streams_numbered WHERE cursor > " + after.watermark()))
                 .as("nothing above the watermark is missing").isEqualTo(after.lastCursor() - after.watermark());
-        assertThat(scalar("SELECT count(*) FROM streams_outbox WHERE cursor <= " + after.watermark())).isZero();
+        assertThat(scalar("SELECT count(*) FROM streams_numbered WHERE cursor <= " + after.watermark())).isZero();
         assertThat(readiness).as("readiness while pruning").containsOnly(true);
     }
 
@@ -317,7 +317,7 @@ class RetentionIT {
         insert(1, "0 seconds");
         long young = state().lastCursor();
         // Everything retained below the young row is now older than streams.retention.max-age (1d).
-        TestDatabase.execute("UPDATE streams_outbox SET created_at = now() - interval '2 days' WHERE cursor < " + young);
+        TestDatabase.execute("UPDATE streams_outbox SET created_at = now() - interval '2 days' WHERE id IN (SELECT outbox_id FROM streams_cursors WHERE cursor < " + young + ")");
         assertThat(before.watermark()).isLessThan(young - 1);
 
         await().atMost(Duration.ofSeconds(15)).until(() -> state().watermark() == young - 1);
@@ -419,7 +419,7 @@ class RetentionIT {
             assertThat(status.getJsonNumber("cursor").longValue()).isGreaterThanOrEqualTo(state.lastCursor());
             assertThat(status.getJsonNumber("watermark").longValue()).isGreaterThanOrEqualTo(state.watermark());
             assertThat(status.getJsonNumber("outboxRows").longValue())
-                    .isEqualTo(scalar("SELECT count(*) FROM streams_outbox"));
+                    .isEqualTo(scalar("SELECT count(*) FROM streams_numbered"));
             assertThat(status.getJsonNumber("backlogRows").longValue()).isGreaterThanOrEqualTo(0);
             assertThat(status.getString("role")).isIn("assigner", "follower");
             JsonObject transports = status.getJsonObject("transports");

@@ -147,7 +147,7 @@ final class SoakOracle {
                 }
             }
             try (PreparedStatement s = c.prepareStatement("SELECT cursor, subject_pk, op, changed_fields, transaction_id"
-                    + " FROM streams_outbox WHERE model = ? AND cursor > ? ORDER BY cursor")) {
+                    + " FROM streams_numbered WHERE model = ? AND cursor > ? ORDER BY cursor")) {
                 s.setString(1, SoakSubscription.MODEL);
                 s.setLong(2, fromCursor);
                 try (ResultSet rs = s.executeQuery()) {
@@ -194,7 +194,7 @@ final class SoakOracle {
 
     static long unassignedRows() throws SQLException {
         try (Connection c = TestDatabase.connect();
-             ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL")) {
+             ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM streams_numbered WHERE cursor IS NULL")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -262,7 +262,7 @@ class FanOutFailureIT {
     private static long maxCursorOf(String note) {
         return org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> {
             try (var c = io.objectstreams.it.support.TestDatabase.connect(); var s = c.createStatement();
-                 var rs = s.executeQuery("SELECT coalesce(cursor, 0) FROM streams_outbox WHERE model = 'ItNote'"
+                 var rs = s.executeQuery("SELECT coalesce(cursor, 0) FROM streams_numbered WHERE model = 'ItNote'"
                          + " AND subject_pk = '" + note + "' ORDER BY id DESC LIMIT 1")) {
                 return rs.next() ? rs.getLong(1) : 0L;
             }

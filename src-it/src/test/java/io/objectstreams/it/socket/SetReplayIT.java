@@ -502,7 +502,7 @@ class SetReplayIT {
     private static long awaitCursorOfDelete(long order) {
         return await().atMost(Duration.ofSeconds(30)).until(() -> {
             try (var c = TestDatabase.connect(); var s = c.createStatement();
-                 var rs = s.executeQuery("SELECT coalesce(max(cursor), 0) FROM streams_outbox WHERE model = '" + MODEL
+                 var rs = s.executeQuery("SELECT coalesce(max(cursor), 0) FROM streams_numbered WHERE model = '" + MODEL
                          + "' AND subject_pk = '" + order + "' AND op = 'deleted'")) {
                 return rs.next() ? rs.getLong(1) : 0L;
             }

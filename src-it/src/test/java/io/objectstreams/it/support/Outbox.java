@@ -87,7 +87,7 @@ public final class Outbox {
     /** The highest row id now; rows written later have greater ids. */
     public static long mark() {
         try {
-            return count("SELECT coalesce(max(id), 0) FROM streams_outbox");
+            return count("SELECT coalesce(max(id), 0) FROM streams_numbered");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -96,7 +96,7 @@ public final class Outbox {
     /** For a failure message: -1 when the database cannot say. */
     private static long unassignedOrUnknown() {
         try {
-            return count("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL");
+            return count("SELECT count(*) FROM streams_numbered WHERE cursor IS NULL");
         } catch (SQLException e) {
             return -1;
         }
@@ -128,7 +128,7 @@ public final class Outbox {
     /** Rows written after {@code mark}, in id order. */
     public static List<Row> since(long mark) {
         String sql = "SELECT id, cursor, model, subject_pk, facet, op, changed_fields, transaction_id,"
-                + " metadata->>'actor', metadata->>'correlation_id' FROM streams_outbox WHERE id > ? ORDER BY id";
+                + " metadata->>'actor', metadata->>'correlation_id' FROM streams_numbered WHERE id > ? ORDER BY id";
         try (Connection c = TestDatabase.connect(); PreparedStatement s = c.prepareStatement(sql)) {
             s.setLong(1, mark);
             List<Row> rows = new ArrayList<>();

@@ -24,7 +24,7 @@ public final class OutboxWriters {
 
     public static Long cursorOf(String model, String pk) throws SQLException {
         try (Connection c = TestDatabase.connect(); PreparedStatement s = c.prepareStatement(
-                "SELECT cursor FROM streams_outbox WHERE model = ? AND subject_pk = ?")) {
+                "SELECT cursor FROM streams_numbered WHERE model = ? AND subject_pk = ?")) {
             s.setString(1, model);
             s.setString(2, pk);
             try (var rs = s.executeQuery()) {

@@ -203,7 +203,7 @@ public final class TestDatabase {
     public static long assignedThrough() throws SQLException {
         try (Connection c = connect(); java.sql.Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE cursor IS NULL), coalesce(max(cursor), 0)"
-                     + " FROM streams_outbox")) {
+                     + " FROM streams_numbered")) {
             rs.next();
             return rs.getLong(1) > 0 ? -1 : rs.getLong(2);
         }

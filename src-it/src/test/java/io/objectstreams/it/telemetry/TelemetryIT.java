@@ -192,7 +192,7 @@ class TelemetryIT {
 
     private static String traceparentOf(long order) throws Exception {
         try (java.sql.Connection db = TestDatabase.connect();
-             java.sql.PreparedStatement read = db.prepareStatement("SELECT metadata->>'traceparent' FROM streams_outbox"
+             java.sql.PreparedStatement read = db.prepareStatement("SELECT metadata->>'traceparent' FROM streams_numbered"
                      + " WHERE model = ? AND subject_pk = ? AND metadata->>'traceparent' IS NOT NULL")) {
             read.setString(1, MODEL);
             read.setString(2, Long.toString(order));

@@ -6,6 +6,7 @@ import io.objectstreams.StreamGap;
 import io.objectstreams.feed.ListenerSettings;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -185,6 +186,12 @@ final class BatchDelivery {
         Connection current = connection;
         if (current == null || current.isClosed()) {
             current = ListenerConnection.dataSource(settings, APPLICATION_NAME).getConnection();
+            try (Statement mark = current.createStatement()) {
+                mark.execute(TickNumbering.MARK_SESSION);
+            } catch (SQLException e) {
+                current.close();
+                throw e;
+            }
             connection = current;
         }
         return current;

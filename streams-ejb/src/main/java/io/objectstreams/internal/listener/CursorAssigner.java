@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.logging.Logger;
 
 /**
  * Gives cursors to committed, unassigned outbox rows, in the order they were written, one batch per transaction
@@ -23,16 +24,25 @@ import java.util.List;
  * transaction's start, could come first and show a client a delete before the create it undoes. The
  * cursor state row is locked first, in its own statement, so even a second assigner (which the advisory
  * lock already prevents) would serialise behind the first and continue from its high cursor, never reuse it.
+ *
+ * <p>Two ways of numbering (schema V7, docs/design/assignment.md). Rows one by one, writing each row's
+ * {@code cursor} (a trigger copies it into {@code streams_cursors}), while an instance of an earlier version may
+ * still be running; then, once none is, by tick ({@link TickNumbering}): one narrow {@code streams_cursors} row per
+ * outbox row, found by transaction visibility, with no outbox row rewritten. The switch happens once, in one batch.
  */
 public final class CursorAssigner {
+
+    private static final Logger LOG = Logger.getLogger(CursorAssigner.class.getName());
 
     /**
      * Locks the cursor state row, then claims the next batch in write order through the partial index of unassigned
      * rows (the scan stops after the batch whatever the backlog or the statistics say). Two statements sent in one
      * round trip: each takes its own snapshot, so the claim sees every row committed before the lock was granted.
      */
-    private static final String LOCK_AND_CLAIM = "SELECT last_cursor FROM streams_cursor_state WHERE id = 1 FOR UPDATE;"
-            + " SELECT id FROM streams_outbox WHERE cursor IS NULL ORDER BY wal_position, id LIMIT ";
+    private static final String LOCK_AND_CLAIM = TickNumbering.LOCK
+            + "; SELECT id FROM streams_outbox WHERE cursor IS NULL"
+            + " AND (SELECT last_snapshot IS NULL FROM streams_cursor_state WHERE id = 1)"
+            + " ORDER BY wal_position, id LIMIT ";
 
     /**
      * Numbers the claimed rows in write order. They are named by primary key and nothing else, so the one plan is a
@@ -57,11 +67,22 @@ public final class CursorAssigner {
 
     private final int batchSize;
     private final String cursorChannel;
+    private final TickNumbering ticks;
     private long highCursor = -1;
+    private boolean byTick;
 
     public CursorAssigner(int batchSize, String cursorChannel) {
         this.batchSize = batchSize;
         this.cursorChannel = cursorChannel;
+        this.ticks = new TickNumbering(cursorChannel);
+    }
+
+    /**
+     * Makes the next batch look for every committed row that has no cursor, not only those of the transactions the
+     * last tick did not see: once each time this session takes the assigner role (docs/design/assignment.md).
+     */
+    public void reconcileNext() {
+        ticks.reconcileNext();
     }
 
     /** The highest cursor assigned so far (0 before the first). */
@@ -78,9 +99,9 @@ public final class CursorAssigner {
         long total = 0;
         int assigned;
         do {
-            assigned = assignBatch(connection);
+            assigned = byTick ? tick(connection) : assignBatch(connection);
             total += assigned;
-        } while (assigned == batchSize);
+        } while (assigned >= batchSize);
         return total;
     }
 
@@ -92,12 +113,68 @@ public final class CursorAssigner {
         return highCursor;
     }
 
-    /** Assigns one batch in one transaction of three round trips; returns how many rows got a cursor. */
+    /**
+     * Numbers by tick ({@link TickNumbering}) in one transaction; returns how many rows got a cursor. Falls back to
+     * {@link #assignBatch} if the cursor state says rows are numbered one by one (a database restored from before
+     * the switch).
+     */
+    private int tick(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            TickNumbering.Outcome outcome = ticks.number(connection);
+            if (outcome == null) {
+                connection.rollback();
+                byTick = false;
+                return assignBatch(connection);
+            }
+            return commit(connection, outcome);
+        } catch (SQLException | RuntimeException e) {
+            rollback(connection, e);
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private int commit(Connection connection, TickNumbering.Outcome outcome) throws SQLException {
+        if (outcome.numbered() == 0 && !outcome.recorded()) {
+            connection.rollback();
+            return 0;
+        }
+        connection.commit();
+        if (outcome.numbered() > 0) {
+            highCursor = outcome.high();
+        }
+        return outcome.numbered();
+    }
+
+    private static void rollback(Connection connection, Exception e) {
+        try {
+            connection.rollback();
+        } catch (SQLException suppressed) {
+            e.addSuppressed(suppressed);
+        }
+    }
+
+    /**
+     * Assigns one batch one row at a time, in one transaction of three round trips, or switches to ticks if no
+     * instance of an earlier version is connected; returns how many rows got a cursor.
+     */
     public int assignBatch(Connection connection) throws SQLException {
         connection.setAutoCommit(false);
         try {
             List<Long> claimed = new ArrayList<>(batchSize);
             long last = claimBatch(connection, claimed);
+            if (last < 0 || TickNumbering.noEarlierVersionConnected(connection)) {
+                // Switched already (another instance did), or this batch switches: numbering goes by tick.
+                byTick = true;
+                int numbered = commit(connection, last < 0 ? ticks.number(connection) : ticks.reconcile(connection));
+                if (last >= 0) {
+                    LOG.info(() -> "Object Streams numbers rows by tick from cursor " + (last + 1) + " on (schema V7)");
+                    TickNumbering.dropRowClaimIndex(connection);
+                }
+                return numbered;
+            }
             if (claimed.isEmpty()) {
                 connection.rollback();
                 return 0;
@@ -113,11 +190,7 @@ public final class CursorAssigner {
             highCursor = high;
             return ids.length;
         } catch (SQLException | RuntimeException e) {
-            try {
-                connection.rollback();
-            } catch (SQLException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            rollback(connection, e);
             throw e;
         } finally {
             connection.setAutoCommit(true);
@@ -126,7 +199,8 @@ public final class CursorAssigner {
 
     /**
      * Locks the cursor state row and claims the next batch ({@link #LOCK_AND_CLAIM}), adding the claimed ids to
-     * {@code claimed} in write order; returns the high cursor the state row held.
+     * {@code claimed} in write order; returns the high cursor the state row held, or -1 if rows are numbered by
+     * tick (then nothing was claimed).
      */
     private long claimBatch(Connection connection, List<Long> claimed) throws SQLException {
         long last;
@@ -137,7 +211,7 @@ public final class CursorAssigner {
                     throw new SQLException("streams_cursor_state has no row;"
                             + " the schema migration did not complete");
                 }
-                last = rs.getLong(1);
+                last = rs.getBoolean(2) ? rs.getLong(1) : -1;
             }
             if (!claim.getMoreResults()) {
                 throw new SQLException("Cursor assignment's claim returned no result");

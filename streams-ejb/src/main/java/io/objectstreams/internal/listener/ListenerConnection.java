@@ -68,6 +68,7 @@ public final class ListenerConnection implements AutoCloseable {
         }
         try (Statement statement = listener.connection.createStatement()) {
             detectDeadPeer(statement, settings.deadSessionTimeout());
+            statement.execute(TickNumbering.MARK_SESSION);
             statement.execute("LISTEN " + settings.notifyChannel());
             statement.execute("LISTEN " + settings.cursorChannel());
         } catch (SQLException e) {

@@ -228,6 +228,8 @@ public class OutboxListener {
             long cycleStart = System.nanoTime();
             if (!assignerRole && connection.tryAssignerRole()) {
                 assignerRole = true;
+                // Rows a previous holder left without a cursor, or a restore, are found by one full look (V7).
+                assigner.reconcileNext();
                 // The assigner learns its cursors from its own transactions; its announcements would only wake it.
                 connection.stopHearingCursors();
                 LOG.info(() -> "Object Streams listener holds the assigner role for " + connection.outboxTable());

@@ -21,34 +21,59 @@ import java.util.Set;
 /** Reads assigned rows, in cursor order, as {@link StreamEvent}s: all of them, or one subject's. */
 public final class OutboxReader {
 
-    private static final String COLUMNS = "SELECT cursor, model, subject_pk, facet, op, changed_fields, transaction_id,"
-            + " metadata->>'actor', metadata->>'correlation_id', created_at, metadata->>'traceparent'"
-            + " FROM streams_outbox";
+    /** The event's columns, of an outbox row {@code o} and its cursor {@code c} (0 while it has none). */
+    private static final String FIELDS = "SELECT coalesce(c.cursor, 0), o.model, o.subject_pk, o.facet, o.op,"
+            + " o.changed_fields, o.transaction_id, o.metadata->>'actor', o.metadata->>'correlation_id',"
+            + " o.created_at, o.metadata->>'traceparent'";
 
-    private static final String READ = COLUMNS + " WHERE cursor > ? ORDER BY cursor LIMIT ?";
+    /** Numbered rows, along the cursors' primary key (schema V7: cursors live in {@code streams_cursors}). */
+    private static final String COLUMNS = FIELDS
+            + " FROM streams_cursors c JOIN streams_outbox o ON o.id = c.outbox_id";
+
+    private static final String READ = COLUMNS + " WHERE c.cursor > ? ORDER BY c.cursor LIMIT ?";
+
+    /**
+     * A transaction id no higher than that of any row numbered after the cursor bound twice ({@code ?}): the floor
+     * recorded with the next cursor, or, past the high cursor, the last tick's {@code xmin} (rows it did not see).
+     * 0, the whole history, where neither is known: numbered one by one, or the next cursor pruned.
+     */
+    private static final String FLOOR = "(SELECT CASE WHEN ? >= s.last_cursor"
+            + " THEN coalesce(txid_snapshot_xmin(s.last_snapshot), 0) ELSE coalesce((SELECT f.floor FROM"
+            + " streams_cursors f WHERE f.cursor = s.after + 1), 0) END FROM (SELECT *, ?::bigint AS after FROM"
+            + " streams_cursor_state WHERE id = 1) s)";
+
+    /** One subject's rows from the floor on, through the subject index; with their cursors, if they have one. */
+    private static final String SUBJECT_ROWS = " FROM streams_outbox o LEFT JOIN streams_cursors c"
+            + " ON c.outbox_id = o.id WHERE o.model = ? AND o.transaction_id >= " + FLOOR;
 
     /**
      * A subject's rows, and its model's truncations: a capture trigger writes those with an empty pk. Both come
      * through the subject index; an object whose pk is the empty string is not a truncation.
      */
-    private static final String READ_SUBJECT = COLUMNS + " WHERE model = ? AND subject_pk IN (?, '')"
-            + " AND (subject_pk = ? OR op = 'truncated') AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?";
+    private static final String READ_SUBJECT = FIELDS + SUBJECT_ROWS + " AND o.subject_pk IN (?, '')"
+            + " AND (o.subject_pk = ? OR o.op = 'truncated') AND c.cursor > ? AND c.cursor <= ?"
+            + " ORDER BY c.cursor LIMIT ?";
 
     private static final String READ_MODEL = COLUMNS
-            + " WHERE cursor > ? AND cursor <= ? AND model = ? ORDER BY cursor LIMIT ?";
+            + " WHERE c.cursor > ? AND c.cursor <= ? AND o.model = ? ORDER BY c.cursor LIMIT ?";
 
     /** What {@link #readDeletedAfter} looks for: an object's delete, or its model's truncation (an empty pk). */
-    private static final String GONE = " AND (op = 'truncated' OR op = 'deleted' AND facet = 'object')";
+    private static final String GONE = " AND (o.op = 'truncated' OR o.op = 'deleted' AND o.facet = 'object')";
 
-    /** Named subjects, through the subject index; the empty pk among them finds a truncation. */
-    private static final String DELETED_AFTER = "SELECT subject_pk, op FROM streams_outbox WHERE model = ?"
-            + " AND subject_pk = ANY (?) AND cursor > ?" + GONE + " UNION SELECT subject_pk, op FROM streams_outbox"
-            + " WHERE cursor IS NULL AND model = ? AND subject_pk = ANY (?)" + GONE;
+    /**
+     * Named subjects after a cursor: numbered later, or committed and not numbered yet. The empty pk among them
+     * finds a truncation.
+     */
+    private static final String DELETED_AFTER = "SELECT o.subject_pk, o.op" + SUBJECT_ROWS
+            + " AND o.subject_pk = ANY (?) AND (c.cursor > ? OR c.cursor IS NULL)" + GONE;
 
-    /** Every subject of the model, along the cursor index: the rows after a recent cursor are few. */
-    private static final String ANY_DELETED_AFTER = "SELECT subject_pk, op FROM streams_outbox WHERE cursor > ?"
-            + " AND model = ?" + GONE + " UNION SELECT subject_pk, op FROM streams_outbox WHERE cursor IS NULL"
-            + " AND model = ?" + GONE;
+    /**
+     * Every subject of the model, along the cursors' key (the rows after a recent cursor are few), and the rows not
+     * numbered yet.
+     */
+    private static final String ANY_DELETED_AFTER = "SELECT o.subject_pk, o.op FROM streams_cursors c"
+            + " JOIN streams_outbox o ON o.id = c.outbox_id WHERE c.cursor > ? AND o.model = ?" + GONE
+            + " UNION " + UnnumberedRows.select("o.subject_pk, o.op", "o.model = ?" + GONE);
 
     /**
      * The subjects of {@code model} deleted by a row after {@code after}: assigned a later cursor, or committed and
@@ -65,7 +90,9 @@ public final class OutboxReader {
             } else {
                 read.setLong(1, after);
                 read.setString(2, model);
-                read.setString(3, model);
+                for (int i = 3; i <= 5; i++) {
+                    read.setString(i, model);
+                }
             }
             Set<String> deleted = new HashSet<>();
             boolean truncated = false;
@@ -86,8 +113,8 @@ public final class OutboxReader {
      * Named subjects' rows after a cursor: assigned later (through the subject index) or not yet assigned. The empty
      * pk among them finds the model's truncations.
      */
-    private static final String ROWS_AFTER = COLUMNS + " WHERE model = ? AND subject_pk = ANY (?) AND cursor > ?"
-            + " UNION ALL " + COLUMNS + " WHERE cursor IS NULL AND model = ? AND subject_pk = ANY (?)";
+    private static final String ROWS_AFTER = FIELDS + SUBJECT_ROWS
+            + " AND o.subject_pk = ANY (?) AND (c.cursor > ? OR c.cursor IS NULL)";
 
     /**
      * The rows of {@code model} about {@code pks}, and its truncations, committed after {@code after}: with a later
@@ -111,10 +138,10 @@ public final class OutboxReader {
         withTruncation.add("");
         Array array = connection.createArrayOf("text", withTruncation.toArray());
         read.setString(1, model);
-        read.setArray(2, array);
+        read.setLong(2, after);
         read.setLong(3, after);
-        read.setString(4, model);
-        read.setArray(5, array);
+        read.setArray(4, array);
+        read.setLong(5, after);
     }
 
     /**
@@ -140,11 +167,13 @@ public final class OutboxReader {
                                                        long through, int limit) throws SQLException {
         try (PreparedStatement read = connection.prepareStatement(READ_SUBJECT)) {
             read.setString(1, model);
-            read.setString(2, pk);
-            read.setString(3, pk);
-            read.setLong(4, after);
-            read.setLong(5, through);
-            read.setInt(6, limit);
+            read.setLong(2, after);
+            read.setLong(3, after);
+            read.setString(4, pk);
+            read.setString(5, pk);
+            read.setLong(6, after);
+            read.setLong(7, through);
+            read.setInt(8, limit);
             return events(read);
         }
     }
@@ -176,7 +205,8 @@ public final class OutboxReader {
 
     private static final String PROGRESS = "SELECT " + STATE + ", b.rows, b.age FROM (SELECT count(*) AS rows,"
             + " coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS age"
-            + " FROM streams_outbox WHERE cursor IS NULL) b LEFT JOIN streams_cursor_state s ON s.id = 1";
+            + " FROM (" + UnnumberedRows.select("o.created_at", "true") + ") u) b"
+            + " LEFT JOIN streams_cursor_state s ON s.id = 1";
 
     public static CursorState cursorState(Connection connection) throws SQLException {
         try (PreparedStatement read = connection.prepareStatement("SELECT " + STATE

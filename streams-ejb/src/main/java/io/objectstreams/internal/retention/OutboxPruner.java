@@ -30,17 +30,25 @@ public final class OutboxPruner {
     private static final long PRUNER_LOCK_TAG = 0x0b5e_9e0eL;
 
     /** The lowest cursor above the watermark whose row is still younger than the age bound. */
-    private static final String FIRST_YOUNG = "SELECT cursor FROM streams_outbox WHERE cursor > ?"
-            + " AND created_at >= now() - make_interval(secs => ?) ORDER BY cursor LIMIT 1";
+    private static final String FIRST_YOUNG = "SELECT c.cursor FROM streams_cursors c JOIN streams_outbox o"
+            + " ON o.id = c.outbox_id WHERE c.cursor > ? AND o.created_at >= now() - make_interval(secs => ?)"
+            + " ORDER BY c.cursor LIMIT 1";
 
-    private static final String COUNT = "SELECT count(*) FROM streams_outbox WHERE cursor > ? AND cursor <= ?";
+    private static final String COUNT = "SELECT count(*) FROM streams_cursors c JOIN streams_outbox o"
+            + " ON o.id = c.outbox_id WHERE c.cursor > ? AND c.cursor <= ?";
 
-    private static final String DELETE = "DELETE FROM streams_outbox WHERE cursor > ? AND cursor <= ?";
+    /** A range of cursors, and the outbox rows they number (schema V7: cursors live in streams_cursors). */
+    private static final String DELETE = "WITH gone AS (DELETE FROM streams_cursors WHERE cursor > ? AND cursor <= ?"
+            + " RETURNING outbox_id) DELETE FROM streams_outbox WHERE id IN (SELECT outbox_id FROM gone)";
+
+    /** Says in the statement that this version writes the cursor state (the V7 guard lets no earlier one). */
+    private static final String THIS_VERSION = " AND set_config('streams.schema', '7', true) = '7'";
 
     private static final String ADVANCE = "UPDATE streams_cursor_state SET pruned_through = ?, pruned_at = now()"
-            + " WHERE id = 1 AND pruned_through = ?";
+            + " WHERE id = 1 AND pruned_through = ?" + THIS_VERSION;
 
-    private static final String STAMP = "UPDATE streams_cursor_state SET pruned_at = now() WHERE id = 1";
+    private static final String STAMP = "UPDATE streams_cursor_state SET pruned_at = now() WHERE id = 1"
+            + THIS_VERSION;
 
     private OutboxPruner() {
     }

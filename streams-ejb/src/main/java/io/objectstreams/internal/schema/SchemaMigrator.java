@@ -30,7 +30,8 @@ public final class SchemaMigrator {
     /** Every migration, oldest first. The SQL is also published in {@code docs/schema.md}. */
     static final List<Migration> MIGRATIONS = List.of(Migration.of(1, "outbox"), Migration.of(2, "retention"),
             Migration.of(3, "trigger_capture"), Migration.of(4, "write_order"),
-            Migration.of(5, "assigned_cursor_index"), Migration.of(6, "trigger_batches"));
+            Migration.of(5, "assigned_cursor_index"), Migration.of(6, "trigger_batches"),
+            Migration.of(7, "cursors_by_tick"));
 
     /** Arbitrary but fixed: identifies Object Streams' migration lock among the database's advisory locks. */
     private static final long MIGRATION_LOCK = 0x0b5e_c7_5e_0001L;
@@ -47,8 +48,28 @@ public final class SchemaMigrator {
                 "Object Streams could not reach the database to migrate its schema");
     }
 
-    /** Brings the schema up to date; returns how many migrations this call applied. */
+    /**
+     * Brings the schema up to date; returns how many migrations this call applied. A run that deadlocks with an
+     * instance of an earlier version (its pruner takes the outbox before the cursor state, V7 the other way round)
+     * is rolled back by PostgreSQL and run again, up to {@value #DEADLOCK_ATTEMPTS} times.
+     */
     public static int migrate(DataSource dataSource) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return migrateOnce(dataSource);
+            } catch (StreamsException e) {
+                if (attempt >= DEADLOCK_ATTEMPTS || !(e.getCause() instanceof SQLException sql)
+                        || !"40P01".equals(sql.getSQLState())) {
+                    throw e;
+                }
+                LOG.warning("Object Streams' schema migration deadlocked with another session; running it again");
+            }
+        }
+    }
+
+    private static final int DEADLOCK_ATTEMPTS = 5;
+
+    private static int migrateOnce(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);

@@ -1,0 +1,212 @@
+package io.objectstreams.internal.listener;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.logging.Logger;
+
+/**
+ * Numbers committed rows by tick, as PgQ cuts its batches (schema V7, docs/design/assignment.md): a tick numbers the
+ * rows of every transaction that the last tick's snapshot did not see and this statement's snapshot does, in
+ * {@code (wal_position, id)} order, and writes one narrow {@code streams_cursors} row for each. No outbox row is
+ * rewritten, which is what made numbering one by one slow.
+ *
+ * <p>Such a transaction is either among those running at the last tick ({@code xip}) or took its id at or after
+ * that snapshot's {@code xmax}: two index ranges on {@code transaction_id}. A transaction still running now is in
+ * this snapshot's {@code xip}, so the next tick looks for it again; one this snapshot saw is never looked for again.
+ * Rows the statement can see are exactly those of committed transactions, so only committed rows are numbered.
+ *
+ * <p>A reconciliation instead numbers every visible row that has no cursor: once when numbering switches to ticks,
+ * once each time a session takes the assigner role, and whenever transaction ids went backwards (a database
+ * restored into another cluster), which would hide new rows from the tick's ranges.
+ */
+final class TickNumbering {
+
+    private static final Logger LOG = Logger.getLogger(TickNumbering.class.getName());
+
+    /**
+     * Locks the cursor state row; returns its high cursor, whether rows are still numbered one by one, and whether
+     * transaction ids have gone back below the last tick's snapshot.
+     */
+    static final String LOCK = "SELECT last_cursor, last_snapshot IS NULL, coalesce(txid_snapshot_xmax(last_snapshot)"
+            + " > txid_snapshot_xmax(txid_current_snapshot()), false)"
+            + " FROM streams_cursor_state WHERE id = 1 FOR UPDATE";
+
+    /** The snapshots compared, read in the statement that numbers: its snapshot is the tick's. */
+    private static final String STATE = "WITH st AS (SELECT last_cursor, last_snapshot AS prev,"
+            + " txid_current_snapshot() AS cur FROM streams_cursor_state WHERE id = 1),";
+
+    /**
+     * The rows of transactions the last tick did not see; those this snapshot does not see are invisible to it.
+     * Both branches are index ranges on {@code transaction_id}, whatever the statistics say.
+     */
+    private static final String TICK_CLAIM = " claimed AS (SELECT o.id, o.transaction_id, o.wal_position"
+            + " FROM streams_outbox o WHERE o.transaction_id = ANY (ARRAY(SELECT txid_snapshot_xip(prev) FROM st))"
+            + " UNION ALL SELECT o.id, o.transaction_id, o.wal_position FROM streams_outbox o"
+            + " WHERE o.transaction_id >= (SELECT txid_snapshot_xmax(prev) FROM st)"
+            + " AND o.transaction_id < (SELECT txid_snapshot_xmax(cur) FROM st)),";
+
+    /** Every visible row without a cursor: a scan of the outbox against the unique index of numbered rows. */
+    private static final String RECONCILE_CLAIM = " claimed AS (SELECT o.id, o.transaction_id, o.wal_position"
+            + " FROM streams_outbox o WHERE NOT EXISTS (SELECT 1 FROM streams_cursors c WHERE c.outbox_id = o.id)),";
+
+    /**
+     * Numbers the claimed rows after the high cursor and records this snapshot and the new high cursor, saying in
+     * the statement that this version writes the state (the V7 guard). Each row's floor is a transaction id no
+     * higher than that of any row numbered from it on: rows of later ticks were not visible to this snapshot, so
+     * their ids are at least its {@code xmin}. If transaction ids went backwards, the floors above this one are
+     * lowered to it, once ({@code lowered}), so that a replay from an older cursor still finds the new rows.
+     * The state is written only when rows were numbered, unless the second parameter asks for it (a
+     * reconciliation records its snapshot even when it found nothing).
+     */
+    private static final String WRITE = " ordered AS (SELECT id, transaction_id,"
+            + " row_number() OVER (ORDER BY wal_position, id) AS ord FROM claimed),"
+            + " f AS (SELECT least((SELECT txid_snapshot_xmin(prev) FROM st), (SELECT txid_snapshot_xmin(cur) FROM st),"
+            + " (SELECT min(transaction_id) FROM ordered)) AS floor),"
+            + " lowered AS (UPDATE streams_cursors SET floor = (SELECT floor FROM f)"
+            + " WHERE (SELECT floor FROM f) < (SELECT c.floor FROM streams_cursors c ORDER BY c.cursor DESC LIMIT 1)"
+            + " AND floor > (SELECT floor FROM f) RETURNING 1),"
+            + " written AS (INSERT INTO streams_cursors (cursor, outbox_id, floor)"
+            + " SELECT (SELECT last_cursor FROM st) + ord, id, (SELECT floor FROM f) FROM ordered RETURNING 1),"
+            + " advanced AS (UPDATE streams_cursor_state SET last_cursor = (SELECT last_cursor FROM st)"
+            + " + (SELECT count(*) FROM written), last_snapshot = (SELECT cur FROM st), updated_at = now()"
+            + " WHERE id = 1 AND set_config('streams.schema', '7', true) = '7'"
+            + " AND (? OR EXISTS (SELECT 1 FROM written)) RETURNING last_cursor)"
+            + " SELECT last_cursor, (SELECT count(*) FROM written), (SELECT count(*) FROM lowered), pg_notify(?, '')"
+            + " FROM advanced";
+
+    /**
+     * Marks a session of this version: a shared advisory lock, held for the session's life, that nothing takes
+     * exclusively. Key {@code 0x0b5e0007_00000007}.
+     */
+    static final String MARK_SESSION = "SELECT pg_advisory_lock_shared(" + 0x0b5e_0007_0000_0007L + ")";
+
+    /**
+     * Sessions of a version before V7, which read and write {@code streams_outbox.cursor}: a listener or delivery
+     * session, by application name, without this version's mark.
+     */
+    private static final String EARLIER_VERSION_SESSIONS = "SELECT count(*) FROM pg_stat_activity a"
+            + " WHERE a.datname = current_database() AND a.application_name IN ('object-streams-listener',"
+            + " 'object-streams-delivery') AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid"
+            + " AND l.locktype = 'advisory' AND l.classid = " + 0x0b5e_0007L + " AND l.objid = 7 AND l.objsubid = 1)";
+
+    /** What one tick or reconciliation did: the new high cursor, the rows numbered, whether it wrote the state. */
+    record Outcome(long high, int numbered, boolean recorded) {
+    }
+
+    private final String cursorChannel;
+    private boolean reconcile = true;
+
+    TickNumbering(String cursorChannel) {
+        this.cursorChannel = cursorChannel;
+    }
+
+    void reconcileNext() {
+        reconcile = true;
+    }
+
+    /**
+     * One tick, in the caller's transaction: locks the state row and numbers in two statements sent together.
+     * Returns {@code null} if rows are still numbered one by one; reconciles instead when asked to, or when
+     * transaction ids went backwards.
+     */
+    Outcome number(Connection connection) throws SQLException {
+        boolean byRow;
+        boolean wentBack;
+        Outcome ticked;
+        try (PreparedStatement tick = connection.prepareStatement(LOCK + "; " + STATE + TICK_CLAIM + WRITE)) {
+            tick.setBoolean(1, false);
+            tick.setString(2, cursorChannel);
+            tick.execute();
+            try (ResultSet rs = tick.getResultSet()) {
+                if (!rs.next()) {
+                    throw new SQLException("streams_cursor_state has no row; the schema migration did not complete");
+                }
+                byRow = rs.getBoolean(2);
+                wentBack = rs.getBoolean(3);
+            }
+            tick.getMoreResults();
+            ticked = outcome(tick.getResultSet(), false);
+        }
+        if (byRow) {
+            return null;
+        }
+        if (wentBack || reconcile) {
+            if (wentBack) {
+                LOG.warning("Object Streams: transaction ids are below the last tick's snapshot (a database restored"
+                        + " into another cluster?); numbering every row without a cursor");
+            }
+            Outcome reconciled = reconcile(connection);
+            return new Outcome(reconciled.high(), ticked.numbered() + reconciled.numbered(), true);
+        }
+        return ticked;
+    }
+
+    /**
+     * Numbers every visible row that has no cursor, and records this snapshot, in the caller's transaction, which
+     * must hold the state row's lock: the switch from numbering one by one, or a reconciliation.
+     */
+    Outcome reconcile(Connection connection) throws SQLException {
+        try (PreparedStatement write = connection.prepareStatement(STATE + RECONCILE_CLAIM + WRITE)) {
+            write.setBoolean(1, true);
+            write.setString(2, cursorChannel);
+            try (ResultSet rs = write.executeQuery()) {
+                Outcome outcome = outcome(rs, true);
+                reconcile = false;
+                return outcome;
+            }
+        }
+    }
+
+    private static Outcome outcome(ResultSet rs, boolean recorded) throws SQLException {
+        try (rs) {
+            if (!rs.next()) {
+                return new Outcome(-1, 0, false);
+            }
+            long lowered = rs.getLong(3);
+            if (lowered > 0) {
+                LOG.warning(() -> "Object Streams lowered the replay floor of " + lowered + " numbered rows:"
+                        + " transaction ids went backwards");
+            }
+            return new Outcome(rs.getLong(1), rs.getInt(2), recorded);
+        }
+    }
+
+    /**
+     * After the switch, drops the partial index that only numbering one by one reads: every new row would stay in
+     * it, since ticks never write {@code streams_outbox.cursor}, and every write would pay for it. In the caller's
+     * transaction, which it commits or rolls back; a lock it cannot take within 100 ms, or a table this user does not
+     * own, leaves the index and says so (docs/schema.md, V7).
+     */
+    static void dropRowClaimIndex(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET LOCAL lock_timeout = '100ms'");
+            statement.execute("DROP INDEX IF EXISTS streams_outbox_claim");
+            connection.commit();
+        } catch (SQLException e) {
+            connection.rollback();
+            LOG.warning("Object Streams could not drop streams_outbox_claim, which numbering by tick no longer reads"
+                    + " and every write still pays for (" + e.getMessage() + "); drop it yourself"
+                    + " (DROP INDEX CONCURRENTLY streams_outbox_claim)");
+        }
+    }
+
+    /**
+     * Whether numbering may switch to ticks: no session of an earlier version (its listener or delivery session,
+     * by application name) is connected to this database. Such a session reads {@code streams_outbox.cursor}, which
+     * ticks do not write.
+     */
+    static boolean noEarlierVersionConnected(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery(EARLIER_VERSION_SESSIONS)) {
+            rs.next();
+            long sessions = rs.getLong(1);
+            if (sessions > 0) {
+                LOG.fine(() -> sessions + " sessions of an earlier Object Streams version hold numbering one by one");
+            }
+            return sessions == 0;
+        }
+    }
+}
