@@ -63,6 +63,9 @@ class CursorIndexMigrationIT {
 
         sql("INSERT INTO " + SCHEMA + ".streams_outbox (model, subject_pk, op) VALUES ('it.M', '1', 'updated'),"
                 + " ('it.M', '2', 'updated'), ('it.M', '3', 'updated')");
+        // Numbering one by one, as before the switch to ticks (V7): the cursor column and V5's index are in use.
+        sql("UPDATE " + SCHEMA + ".streams_cursor_state SET last_snapshot = NULL"
+                + " WHERE id = 1 AND set_config('streams.schema', '7', true) = '7'");
         sql("UPDATE " + SCHEMA + ".streams_outbox SET cursor = 1 WHERE subject_pk = '1'");
         assertThatThrownBy(() -> sql("UPDATE " + SCHEMA + ".streams_outbox SET cursor = 1 WHERE subject_pk = '2'"))
                 .isInstanceOf(SQLException.class)

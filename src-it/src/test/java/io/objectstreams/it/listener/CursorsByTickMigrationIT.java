@@ -17,6 +17,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,8 +153,9 @@ class CursorsByTickMigrationIT {
             CursorAssigner assigner = new CursorAssigner(1000, "it_cursors_by_tick");
             write(listener, 5);
             assertThat(assigner.assignAll(listener)).isEqualTo(5);
-            // As after a restore into a cluster whose transaction ids are lower: the last tick's snapshot, and the
-            // floors recorded with it, lie far ahead of every id the database will hand out for a long time.
+            // As after a restore into a cluster whose transaction ids are lower: the numbered rows, the last tick's
+            // snapshot and the floors recorded with it all lie far ahead of every id the database will hand out.
+            execute(listener, "UPDATE streams_outbox SET transaction_id = 8999999000 + id");
             execute(listener, "UPDATE streams_cursor_state SET last_snapshot = '9000000000:9000000000:'"
                     + " WHERE id = 1 AND set_config('streams.schema', '7', true) = '7'");
             execute(listener, "UPDATE streams_cursors SET floor = 9000000000");
@@ -163,6 +165,32 @@ class CursorsByTickMigrationIT {
             assertThat(OutboxReader.readSubjectBetween(listener, "it.Migrated", "1", 3, Long.MAX_VALUE, 100))
                     .as("one subject's rows after cursor 3, past the floors lowered").extracting(StreamEvent::cursor)
                     .containsExactly(7L);
+            write(listener, 1);
+            assertThat(assigner.assignAll(listener)).as("the restored rows are not taken for new ones").isOne();
+            checkOneGapFreeOrder(10, 0);
+            // A restored row whose transaction id the counter is about to reach: inside the next tick's range.
+            execute(listener, "UPDATE streams_outbox SET transaction_id = txid_current() + 2"
+                    + " WHERE id = (SELECT min(id) FROM streams_outbox)");
+            write(listener, 3);
+            assertThat(OutboxReader.progress(listener).backlogRows()).as("it is not backlog").isEqualTo(3);
+            assertThat(assigner.assignAll(listener)).as("nor numbered again").isEqualTo(3);
+            checkOneGapFreeOrder(13, 0);
+        }
+    }
+
+    @Test
+    void theSwitchWaitsUntilNoEarlierSessionHasBeenSeenForTheHold() throws Exception {
+        SchemaMigrator.migrate(source("it-migrate"));
+        try (Connection listener = source("it-new-listener").getConnection()) {
+            CursorAssigner assigner = new CursorAssigner(1000, "it_cursors_by_tick", Duration.ofMillis(1500));
+            write(listener, 3);
+            assertThat(assigner.assignAll(listener)).isEqualTo(3);
+            assertThat(snapshotRecorded()).as("no earlier session seen, but not for the hold yet").isFalse();
+            Thread.sleep(1600);
+            write(listener, 2);
+            assertThat(assigner.assignAll(listener)).isEqualTo(2);
+            assertThat(snapshotRecorded()).as("switched after the hold").isTrue();
+            checkOneGapFreeOrder(5, 0);
         }
     }
 

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -68,13 +69,25 @@ public final class CursorAssigner {
     private final int batchSize;
     private final String cursorChannel;
     private final TickNumbering ticks;
+    private final NumberingSwitch numberingSwitch;
+    private boolean dropClaimIndex;
     private long highCursor = -1;
     private boolean byTick;
 
+    /** An assigner that switches to ticks as soon as no instance of an earlier version is connected. */
     public CursorAssigner(int batchSize, String cursorChannel) {
+        this(batchSize, cursorChannel, Duration.ZERO);
+    }
+
+    /**
+     * An assigner that switches to ticks once no instance of an earlier version has been connected for
+     * {@code switchHold} ({@link NumberingSwitch}).
+     */
+    public CursorAssigner(int batchSize, String cursorChannel, Duration switchHold) {
         this.batchSize = batchSize;
         this.cursorChannel = cursorChannel;
         this.ticks = new TickNumbering(cursorChannel);
+        this.numberingSwitch = new NumberingSwitch(switchHold);
     }
 
     /**
@@ -83,6 +96,7 @@ public final class CursorAssigner {
      */
     public void reconcileNext() {
         ticks.reconcileNext();
+        dropClaimIndex = true;
     }
 
     /** The highest cursor assigned so far (0 before the first). */
@@ -121,13 +135,20 @@ public final class CursorAssigner {
     private int tick(Connection connection) throws SQLException {
         connection.setAutoCommit(false);
         try {
+            numberingSwitch.watch(connection);
             TickNumbering.Outcome outcome = ticks.number(connection);
             if (outcome == null) {
                 connection.rollback();
                 byTick = false;
                 return assignBatch(connection);
             }
-            return commit(connection, outcome);
+            int numbered = commit(connection, outcome);
+            if (dropClaimIndex) {
+                // Taken over after a holder that could not drop it (not the owner, the lock busy): try again.
+                dropClaimIndex = false;
+                TickNumbering.dropRowClaimIndex(connection);
+            }
+            return numbered;
         } catch (SQLException | RuntimeException e) {
             rollback(connection, e);
             throw e;
@@ -165,12 +186,14 @@ public final class CursorAssigner {
         try {
             List<Long> claimed = new ArrayList<>(batchSize);
             long last = claimBatch(connection, claimed);
-            if (last < 0 || TickNumbering.noEarlierVersionConnected(connection)) {
+            if (last < 0 || numberingSwitch.maySwitch(connection)) {
                 // Switched already (another instance did), or this batch switches: numbering goes by tick.
                 byTick = true;
-                int numbered = commit(connection, last < 0 ? ticks.number(connection) : ticks.reconcile(connection));
+                TickNumbering.Outcome outcome = last < 0 ? ticks.number(connection) : ticks.switchToTicks(connection);
+                int numbered = commit(connection, outcome);
                 if (last >= 0) {
                     LOG.info(() -> "Object Streams numbers rows by tick from cursor " + (last + 1) + " on (schema V7)");
+                    dropClaimIndex = false;
                     TickNumbering.dropRowClaimIndex(connection);
                 }
                 return numbered;

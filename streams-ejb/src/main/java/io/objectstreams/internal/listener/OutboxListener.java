@@ -84,7 +84,10 @@ public class OutboxListener {
     @PostConstruct
     void start() {
         settings = config.listener();
-        assigner = new CursorAssigner(settings.batchSize(), settings.cursorChannel());
+        // An earlier version's listener may be in its longest backoff, or its dead session not yet gone: neither
+        // counts as gone until both have passed.
+        assigner = new CursorAssigner(settings.batchSize(), settings.cursorChannel(),
+                settings.maxRetryDelay().plus(settings.deadSessionTimeout()));
         // The transports first, outside CDI, so no application observer that throws can keep a batch from them.
         delivery = new BatchDelivery(settings, batch -> {
             DeliveryTargets.application().batch(batch);

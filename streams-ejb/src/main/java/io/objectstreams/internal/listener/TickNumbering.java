@@ -18,9 +18,13 @@ import java.util.logging.Logger;
  * this snapshot's {@code xip}, so the next tick looks for it again; one this snapshot saw is never looked for again.
  * Rows the statement can see are exactly those of committed transactions, so only committed rows are numbered.
  *
- * <p>A reconciliation instead numbers every visible row that has no cursor: once when numbering switches to ticks,
- * once each time a session takes the assigner role, and whenever transaction ids went backwards (a database
- * restored into another cluster), which would hide new rows from the tick's ranges.
+ * <p>Every claim leaves out rows that already have a cursor, so rows restored from another cluster, whose
+ * transaction ids may fall anywhere, are never numbered twice. Three other claims number rows without a cursor
+ * beyond the tick's ranges, and record their snapshot: the switch from numbering one by one (the rows whose
+ * {@code cursor} is NULL), the first batch after a session takes the assigner role (from the last tick's
+ * {@code xmin} on), and a tick that finds transaction ids below the last tick's snapshot, a database restored into
+ * another cluster (every row). The assigner's own transaction writes no outbox row, so its id, which its snapshot
+ * leaves out, hides nothing.
  */
 final class TickNumbering {
 
@@ -38,19 +42,39 @@ final class TickNumbering {
     private static final String STATE = "WITH st AS (SELECT last_cursor, last_snapshot AS prev,"
             + " txid_current_snapshot() AS cur FROM streams_cursor_state WHERE id = 1),";
 
+    /** Leaves out a row that already has a cursor: restored rows may carry transaction ids of any value. */
+    private static final String NOT_NUMBERED = " AND NOT EXISTS (SELECT 1 FROM streams_cursors c"
+            + " WHERE c.outbox_id = o.id)";
+
+    private static final String CLAIMED = " claimed AS (SELECT o.id, o.transaction_id, o.wal_position"
+            + " FROM streams_outbox o";
+
     /**
      * The rows of transactions the last tick did not see; those this snapshot does not see are invisible to it.
      * Both branches are index ranges on {@code transaction_id}, whatever the statistics say.
      */
-    private static final String TICK_CLAIM = " claimed AS (SELECT o.id, o.transaction_id, o.wal_position"
-            + " FROM streams_outbox o WHERE o.transaction_id = ANY (ARRAY(SELECT txid_snapshot_xip(prev) FROM st))"
+    private static final String TICK_CLAIM = CLAIMED
+            + " WHERE o.transaction_id = ANY (ARRAY(SELECT txid_snapshot_xip(prev) FROM st))" + NOT_NUMBERED
             + " UNION ALL SELECT o.id, o.transaction_id, o.wal_position FROM streams_outbox o"
             + " WHERE o.transaction_id >= (SELECT txid_snapshot_xmax(prev) FROM st)"
-            + " AND o.transaction_id < (SELECT txid_snapshot_xmax(cur) FROM st)),";
+            + " AND o.transaction_id < (SELECT txid_snapshot_xmax(cur) FROM st)" + NOT_NUMBERED + "),";
 
-    /** Every visible row without a cursor: a scan of the outbox against the unique index of numbered rows. */
-    private static final String RECONCILE_CLAIM = " claimed AS (SELECT o.id, o.transaction_id, o.wal_position"
-            + " FROM streams_outbox o WHERE NOT EXISTS (SELECT 1 FROM streams_cursors c WHERE c.outbox_id = o.id)),";
+    /**
+     * The switch from numbering one by one: every row whose {@code cursor} is still NULL, through the claim index,
+     * which holds exactly those (every cursor written was copied into {@code streams_cursors}).
+     */
+    private static final String SWITCH_CLAIM = CLAIMED + " WHERE o.cursor IS NULL" + NOT_NUMBERED + "),";
+
+    /**
+     * On taking the role: every row without a cursor from the last tick's {@code xmin} on, an index range. A
+     * holder that died mid-tick left nothing behind (its tick rolled back), so this only covers what the
+     * {@code xmax} test cannot see: a restore into a cluster whose ids had already passed the recorded ones.
+     */
+    private static final String TAKEOVER_CLAIM = CLAIMED
+            + " WHERE o.transaction_id >= (SELECT coalesce(txid_snapshot_xmin(prev), 0) FROM st)" + NOT_NUMBERED + "),";
+
+    /** Every visible row without a cursor, when transaction ids went backwards: the whole outbox, once. */
+    private static final String FULL_CLAIM = CLAIMED + " WHERE true" + NOT_NUMBERED + "),";
 
     /**
      * Numbers the claimed rows after the high cursor and records this snapshot and the new high cursor, saying in
@@ -116,6 +140,7 @@ final class TickNumbering {
         boolean byRow;
         boolean wentBack;
         Outcome ticked;
+        int timeout = patient(connection);
         try (PreparedStatement tick = connection.prepareStatement(LOCK + "; " + STATE + TICK_CLAIM + WRITE)) {
             tick.setBoolean(1, false);
             tick.setString(2, cursorChannel);
@@ -129,6 +154,8 @@ final class TickNumbering {
             }
             tick.getMoreResults();
             ticked = outcome(tick.getResultSet(), false);
+        } finally {
+            connection.setNetworkTimeout(Runnable::run, timeout);
         }
         if (byRow) {
             return null;
@@ -138,18 +165,24 @@ final class TickNumbering {
                 LOG.warning("Object Streams: transaction ids are below the last tick's snapshot (a database restored"
                         + " into another cluster?); numbering every row without a cursor");
             }
-            Outcome reconciled = reconcile(connection);
+            Outcome reconciled = write(connection, wentBack ? FULL_CLAIM : TAKEOVER_CLAIM);
             return new Outcome(reconciled.high(), ticked.numbered() + reconciled.numbered(), true);
         }
         return ticked;
     }
 
     /**
-     * Numbers every visible row that has no cursor, and records this snapshot, in the caller's transaction, which
-     * must hold the state row's lock: the switch from numbering one by one, or a reconciliation.
+     * The switch from numbering one by one, in the caller's transaction, which holds the state row's lock: numbers
+     * every row still without a cursor and records this snapshot.
      */
-    Outcome reconcile(Connection connection) throws SQLException {
-        try (PreparedStatement write = connection.prepareStatement(STATE + RECONCILE_CLAIM + WRITE)) {
+    Outcome switchToTicks(Connection connection) throws SQLException {
+        return write(connection, SWITCH_CLAIM);
+    }
+
+    /** Numbers the rows {@code claim} finds and records this snapshot, even if it found none. */
+    private Outcome write(Connection connection, String claim) throws SQLException {
+        int timeout = patient(connection);
+        try (PreparedStatement write = connection.prepareStatement(STATE + claim + WRITE)) {
             write.setBoolean(1, true);
             write.setString(2, cursorChannel);
             try (ResultSet rs = write.executeQuery()) {
@@ -157,8 +190,26 @@ final class TickNumbering {
                 reconcile = false;
                 return outcome;
             }
+        } finally {
+            connection.setNetworkTimeout(Runnable::run, timeout);
         }
     }
+
+    /**
+     * Lets one numbering statement run longer than the session's usual socket timeout (30 s by default): a tick
+     * after a long outage, or a reconciliation of a restored outbox, numbers every row at once, and a statement cut
+     * off by the timeout would only be run again, from the start, by the next holder of the role. A dead database
+     * is still noticed by the session's TCP settings. Returns the timeout to restore.
+     */
+    private static int patient(Connection connection) throws SQLException {
+        int timeout = connection.getNetworkTimeout();
+        if (timeout > 0) {
+            connection.setNetworkTimeout(Runnable::run, Math.max(timeout, PATIENCE_MILLIS));
+        }
+        return timeout;
+    }
+
+    private static final int PATIENCE_MILLIS = 30 * 60 * 1000;
 
     private static Outcome outcome(ResultSet rs, boolean recorded) throws SQLException {
         try (rs) {
@@ -182,6 +233,13 @@ final class TickNumbering {
      */
     static void dropRowClaimIndex(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
+            try (ResultSet rs = statement.executeQuery("SELECT to_regclass('streams_outbox_claim') IS NULL")) {
+                rs.next();
+                if (rs.getBoolean(1)) {
+                    connection.rollback();
+                    return;
+                }
+            }
             statement.execute("SET LOCAL lock_timeout = '100ms'");
             statement.execute("DROP INDEX IF EXISTS streams_outbox_claim");
             connection.commit();
@@ -189,24 +247,20 @@ final class TickNumbering {
             connection.rollback();
             LOG.warning("Object Streams could not drop streams_outbox_claim, which numbering by tick no longer reads"
                     + " and every write still pays for (" + e.getMessage() + "); drop it yourself"
-                    + " (DROP INDEX CONCURRENTLY streams_outbox_claim)");
+                    + " (DROP INDEX CONCURRENTLY streams_outbox_claim); the next assigner tries again");
         }
     }
 
     /**
-     * Whether numbering may switch to ticks: no session of an earlier version (its listener or delivery session,
-     * by application name) is connected to this database. Such a session reads {@code streams_outbox.cursor}, which
-     * ticks do not write.
+     * How many sessions of an earlier version (a listener or delivery session, by application name, without this
+     * version's mark) are connected to this database. Such a session reads {@code streams_outbox.cursor}, which ticks
+     * do not write.
      */
-    static boolean noEarlierVersionConnected(Connection connection) throws SQLException {
+    static long earlierVersionSessions(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
              ResultSet rs = statement.executeQuery(EARLIER_VERSION_SESSIONS)) {
             rs.next();
-            long sessions = rs.getLong(1);
-            if (sessions > 0) {
-                LOG.fine(() -> sessions + " sessions of an earlier Object Streams version hold numbering one by one");
-            }
-            return sessions == 0;
+            return rs.getLong(1);
         }
     }
 }

@@ -7,9 +7,10 @@ package io.objectstreams.internal.listener;
  * <p>While rows are numbered one by one they are those whose {@code cursor} is still NULL. Once numbering goes by
  * tick ({@link TickNumbering}), they are the rows of transactions the last tick's snapshot did not see: running
  * then ({@code xip}), or given their id at or after its {@code xmax}. The statement reads the cursor state in its
- * own snapshot, so it agrees with the ticks it can see. Three branches joined by {@code UNION ALL}, each behind a
- * condition PostgreSQL evaluates once, so only the branches of the current way of numbering scan anything, each an
- * index range.
+ * own snapshot, so it agrees with the ticks it can see; rows that already have a cursor (restored rows, whose
+ * transaction ids may fall anywhere) are left out. Three branches joined by {@code UNION ALL}, each behind a
+ * condition on the state that PostgreSQL evaluates once, so only the branches of the current way of numbering scan
+ * anything, each an index range bounded on both sides.
  */
 final class UnnumberedRows {
 
@@ -24,8 +25,12 @@ final class UnnumberedRows {
      */
     static String select(String columns, String condition) {
         String from = "SELECT " + columns + " FROM streams_outbox o WHERE (" + condition + ") AND ";
-        return from + "o.cursor IS NULL AND " + STATE + " IS NULL"
-                + " UNION ALL " + from + "o.transaction_id = ANY (ARRAY(SELECT txid_snapshot_xip(" + STATE + ")))"
-                + " UNION ALL " + from + "o.transaction_id >= txid_snapshot_xmax(" + STATE + ")";
+        String notNumbered = " AND NOT EXISTS (SELECT 1 FROM streams_cursors c WHERE c.outbox_id = o.id)";
+        return from + STATE + " IS NULL AND o.cursor IS NULL"
+                + " UNION ALL " + from + STATE + " IS NOT NULL"
+                + " AND o.transaction_id = ANY (ARRAY(SELECT txid_snapshot_xip(" + STATE + ")))" + notNumbered
+                + " UNION ALL " + from + STATE + " IS NOT NULL"
+                + " AND o.transaction_id >= txid_snapshot_xmax(" + STATE + ")"
+                + " AND o.transaction_id < txid_snapshot_xmax(txid_current_snapshot())" + notNumbered;
     }
 }

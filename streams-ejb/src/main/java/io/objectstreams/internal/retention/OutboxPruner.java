@@ -37,8 +37,13 @@ public final class OutboxPruner {
     private static final String COUNT = "SELECT count(*) FROM streams_cursors c JOIN streams_outbox o"
             + " ON o.id = c.outbox_id WHERE c.cursor > ? AND c.cursor <= ?";
 
-    /** A range of cursors, and the outbox rows they number (schema V7: cursors live in streams_cursors). */
-    private static final String DELETE = "WITH gone AS (DELETE FROM streams_cursors WHERE cursor > ? AND cursor <= ?"
+    /**
+     * A range of cursors, and the outbox rows they number (schema V7: cursors live in streams_cursors). The range
+     * starts at the lowest cursor left, not at the watermark: a pruner of an earlier version, before the switch to
+     * ticks, deleted outbox rows by their cursor column and left their streams_cursors rows behind; they go with
+     * the first batch. Through the cursors' primary key, so a batch reads only what it deletes.
+     */
+    private static final String DELETE = "WITH gone AS (DELETE FROM streams_cursors WHERE cursor <= ?"
             + " RETURNING outbox_id) DELETE FROM streams_outbox WHERE id IN (SELECT outbox_id FROM gone)";
 
     /** Says in the statement that this version writes the cursor state (the V7 guard lets no earlier one). */
@@ -166,8 +171,7 @@ public final class OutboxPruner {
         }
         int rows;
         try (PreparedStatement delete = connection.prepareStatement(DELETE)) {
-            delete.setLong(1, now.prunedThrough());
-            delete.setLong(2, upto);
+            delete.setLong(1, upto);
             rows = delete.executeUpdate();
         }
         try (PreparedStatement advance = connection.prepareStatement(ADVANCE)) {

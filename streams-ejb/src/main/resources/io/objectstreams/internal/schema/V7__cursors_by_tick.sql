@@ -29,6 +29,40 @@ ALTER TABLE streams_cursor_state ADD COLUMN IF NOT EXISTS last_snapshot txid_sna
 CREATE INDEX IF NOT EXISTS streams_outbox_transaction ON streams_outbox (transaction_id);
 -- One subject's rows from a transaction id on (object replay, later rows and deletes).
 CREATE INDEX IF NOT EXISTS streams_outbox_subject_transaction ON streams_outbox (model, subject_pk, transaction_id);
+-- IF NOT EXISTS keeps an index a DBA built ahead under these names; one left invalid by a failed CONCURRENTLY build,
+-- or on other columns, would leave ticks and replays scanning the outbox.
+DO $$
+DECLARE
+    wanted text[][] := ARRAY[['streams_outbox_transaction', 'transaction_id'],
+                             ['streams_outbox_subject_transaction', 'model, subject_pk, transaction_id']];
+    i integer;
+BEGIN
+    FOR i IN 1 .. array_length(wanted, 1) LOOP
+        IF NOT EXISTS (SELECT 1 FROM pg_index x
+                        WHERE x.indexrelid = to_regclass(wanted[i][1]) AND x.indrelid = to_regclass('streams_outbox')
+                          AND x.indisvalid AND x.indpred IS NULL
+                          AND (SELECT string_agg(a.attname, ', ' ORDER BY k.n) FROM unnest(x.indkey) WITH ORDINALITY k(attnum, n)
+                                 JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum) = wanted[i][2]) THEN
+            RAISE EXCEPTION '% exists but is not a valid index on streams_outbox (%); drop it, then deploy again',
+                wanted[i][1], wanted[i][2];
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- Rows an apply worker of logical replication inserts carry the publisher's transaction ids, which ticks here would
+-- look for among this cluster's transactions: such a row takes the id of the transaction that applies it. The
+-- trigger fires only in replica mode (session_replication_role = replica), so the application's writes never pay it.
+CREATE OR REPLACE FUNCTION streams_local_transaction() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.transaction_id := txid_current();
+    RETURN NEW;
+END
+$$;
+DROP TRIGGER IF EXISTS streams_local_transaction ON streams_outbox;
+CREATE TRIGGER streams_local_transaction BEFORE INSERT ON streams_outbox
+    FOR EACH ROW EXECUTE FUNCTION streams_local_transaction();
+ALTER TABLE streams_outbox ENABLE REPLICA TRIGGER streams_local_transaction;
 
 -- Before the switch: a cursor written into an outbox row, by this version or an earlier one, is copied. After it:
 -- nothing may number a row that way, so an instance of an earlier version fails loudly instead of numbering rows
@@ -78,3 +112,14 @@ CREATE OR REPLACE VIEW streams_numbered AS
     SELECT o.id, c.cursor, o.model, o.subject_pk, o.facet, o.op, o.changed_fields, o.transaction_id, o.metadata,
            o.created_at, o.wal_position
       FROM streams_outbox o LEFT JOIN streams_cursors c ON c.outbox_id = o.id;
+
+-- A schema this very run created (every earlier version applied in this transaction) never had an instance of an
+-- earlier version: it numbers by tick from the start and has no use for the claim index.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM streams_schema_history WHERE applied_at < now()) THEN
+        UPDATE streams_cursor_state SET last_snapshot = txid_current_snapshot() WHERE id = 1;
+        DROP INDEX IF EXISTS streams_outbox_claim;
+    END IF;
+END
+$$;
