@@ -166,8 +166,11 @@ public final class FanOutLoadBenchmark {
         }
     }
 
-    /** The load's limits, and -Dbench.server.options as the server's JVM options (JAVA_TOOL_OPTIONS), e.g. a profiler. */
-    private static Map<String, String> serverEnvironment() {
+    /**
+     * The load's limits, and -Dbench.server.options as the server's JVM options (JAVA_TOOL_OPTIONS), e.g. a profiler;
+     * a new map each time (ScaleOutBenchmark's servers have the same).
+     */
+    static Map<String, String> serverEnvironment() {
         Map<String, String> env = new java.util.HashMap<>(LOAD_LIMITS);
         // The demo's load population, for -Dbench.viewers=distinct.
         env.put("DEMO_LOAD_CUSTOMERS", "100000");

@@ -13,12 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 
 /**
  * Many WebSocket connections (or SSE streams, with {@code -Dbench.transport=sse}), each with one model subscription
  * on {@code store.CustomerOrder}, cycling through alice, bob and carol, over {@link RawWebSockets}. Messages are recognised by their opening bytes rather than
  * parsed, so the client costs the shared machine as little as possible; per connection it counts events per order, resyncs by reason, and, for
- * the order being timed, each event's arrival time.
+ * the order being timed, each event's arrival time; when asked, it also logs every event's cursor
+ * ({@link ReceivedCursors}).
  */
 final class LoadClients implements AutoCloseable {
 
@@ -26,6 +28,7 @@ final class LoadClients implements AutoCloseable {
     private static final int SELECTOR_THREADS = 2;
     private static final byte[] EVENT = "{\"type\":\"event\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SUBJECT_PK = "\"subject\":{\"model\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CURSOR = "\"cursor\":".getBytes(StandardCharsets.US_ASCII);
 
     private final List<Conn> all = new ArrayList<>();
     private RawWebSockets sockets;
@@ -53,8 +56,17 @@ final class LoadClients implements AutoCloseable {
      * {@code uN}, whose password is {@code load-pw}), each sending {@code subscribe}. A connection is owed the events
      * of {@code writer}'s orders when it is the writer's or staff's.
      */
-    static LoadClients open(URL store, int count, java.util.function.IntFunction<String> userOf, String writer,
+    static LoadClients open(URL store, int count, IntFunction<String> userOf, String writer,
                             String subscribe) throws InterruptedException {
+        return open(store, count, userOf, writer, subscribe, false);
+    }
+
+    /**
+     * As above; with {@code logCursors}, each connection also logs what it receives by cursor ({@link #received()}),
+     * which costs the client a scan of each event's cursor and 16 bytes per event.
+     */
+    static LoadClients open(URL store, int count, IntFunction<String> userOf, String writer,
+                            String subscribe, boolean logCursors) throws InterruptedException {
         LoadClients clients = new LoadClients();
         clients.sockets = new RawWebSockets(SELECTOR_THREADS);
         boolean sse = TRANSPORT.equals("sse");
@@ -64,7 +76,8 @@ final class LoadClients implements AutoCloseable {
             List<Conn> batch = new ArrayList<>();
             for (int i = from; i < Math.min(count, from + 200); i++) {
                 String user = userOf.apply(i);
-                Conn conn = new Conn(user, user.equals(writer) || user.equals("carol"));
+                Conn conn = new Conn(user, user.equals(writer) || user.equals("carol"),
+                        logCursors ? new ReceivedCursors(user, i) : null);
                 String authorization = Auth.basic(user);
                 conn.socket = sse ? clients.sockets.connectSse(endpoint, authorization, conn)
                         : clients.sockets.connect(endpoint, authorization, subscribe, conn);
@@ -140,6 +153,11 @@ final class LoadClients implements AutoCloseable {
         return all.size();
     }
 
+    /** Each connection's log by cursor, in the order opened; only for connections opened with {@code logCursors}. */
+    List<ReceivedCursors.Log> received() {
+        return all.stream().filter(c -> c.log != null).map(c -> c.log.log()).toList();
+    }
+
     long delivered() {
         return all.stream().mapToLong(c -> c.events.get()).sum();
     }
@@ -199,10 +217,13 @@ final class LoadClients implements AutoCloseable {
         long timedOrder = -1;
 
         final boolean owed;
+        /** What it received by cursor, or {@code null} when not asked for. */
+        final ReceivedCursors log;
 
-        Conn(String user, boolean owed) {
+        Conn(String user, boolean owed, ReceivedCursors log) {
             this.user = user;
             this.owed = owed;
+            this.log = log;
         }
 
         boolean owed() {
@@ -226,6 +247,9 @@ final class LoadClients implements AutoCloseable {
         @Override
         public void onClosed() {
             ended = true;
+            if (log != null) {
+                log.ended();
+            }
         }
 
         @Override
@@ -237,8 +261,14 @@ final class LoadClients implements AutoCloseable {
             }
             String text = new String(b, offset, length, StandardCharsets.UTF_8);
             if (text.contains("\"type\":\"subscribed\"")) {
+                if (log != null) {
+                    log.subscribed(text);
+                }
                 subscribed.countDown();
             } else if (text.contains("\"type\":\"resync_required\"")) {
+                if (log != null) {
+                    log.resync(text);
+                }
                 int reason = text.indexOf("\"reason\":\"") + 10;
                 resyncs.computeIfAbsent(text.substring(reason, text.indexOf('"', reason)), r -> new AtomicLong())
                         .incrementAndGet();
@@ -247,9 +277,22 @@ final class LoadClients implements AutoCloseable {
             }
         }
 
-        /** Reads the subject's pk straight from the bytes: {@code "subject":{"model":"...","pk":"123"}}. */
+        /**
+         * Reads the subject's pk straight from the bytes: {@code "subject":{"model":"...","pk":"123"}}; and, when
+         * logging, the {@code "cursor":N} before it.
+         */
         private void event(byte[] b, int offset, int end, long arrival) {
             int i = offset + EVENT.length;
+            if (log != null) {
+                while (i < end && !at(b, i, end, CURSOR)) {
+                    i++;
+                }
+                long cursor = 0;
+                for (i += CURSOR.length; i < end && b[i] >= '0' && b[i] <= '9'; i++) {
+                    cursor = cursor * 10 + (b[i] - '0');
+                }
+                log.event(cursor, arrival);
+            }
             while (i < end && !at(b, i, end, SUBJECT_PK)) {
                 i++;
             }
