@@ -187,6 +187,11 @@ public final class AssignmentSchemesBenchmark {
 
     private static long number(Connection connection, String scheme) throws SQLException {
         if (scheme.startsWith("row") || scheme.equals("tick")) {
+            if (Boolean.getBoolean("bench.explain") && scheme.equals("tick")) {
+                // -Dbench.explain=true: the plans of the product's statements, in the database's log.
+                execute(connection, "LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0;"
+                        + " SET auto_explain.log_analyze = true; SET auto_explain.log_nested_statements = true");
+            }
             return PRODUCT.assignAll(connection);
         }
         connection.setAutoCommit(false);

@@ -94,9 +94,12 @@ public final class CursorAssignmentBenchmark {
     private static void replay(DataSource source) throws SQLException {
         try (Connection connection = source.getConnection()) {
             try (Statement statement = connection.createStatement()) {
-                statement.execute("INSERT INTO streams_outbox (model, subject_pk, op, changed_fields, metadata)"
+                // As an object's changes come: one transaction each (-Dbench.replay.per-transaction=N groups them).
+                int perTransaction = Integer.getInteger("bench.replay.per-transaction", 1);
+                statement.execute("DO $$ BEGIN FOR t IN 1.." + REPLAY_EVENTS / perTransaction + " LOOP"
+                        + " INSERT INTO streams_outbox (model, subject_pk, op, changed_fields, metadata)"
                         + " SELECT 'bench.Replay', '1', 'updated', '{status}', '{\"actor\":\"bench\"}'"
-                        + " FROM generate_series(1, " + REPLAY_EVENTS + ")");
+                        + " FROM generate_series(1, " + perTransaction + "); COMMIT; END LOOP; END $$");
             }
             new CursorAssigner(5000, "object_streams_cursors").assignAll(connection);
             try (Statement statement = connection.createStatement()) {

@@ -147,6 +147,25 @@ class CursorsByTickMigrationIT {
     }
 
     @Test
+    void aRowNumberedAfterOneOfALaterTransactionIsStillFoundByAReplayFromBeforeBoth() throws Exception {
+        SchemaMigrator.migrate(source("it-migrate"));
+        try (Connection listener = source("it-new-listener").getConnection();
+             Connection late = source("it-late").getConnection()) {
+            CursorAssigner assigner = new CursorAssigner(1000, "it_cursors_by_tick");
+            assigner.assignAll(listener);
+            late.setAutoCommit(false);
+            execute(late, "SELECT txid_current()"); // the lower transaction id, taken first
+            write(listener, 1);
+            write(late, 1);
+            late.commit();
+            assertThat(assigner.assignAll(listener)).as("one tick, in write order").isEqualTo(2);
+            assertThat(OutboxReader.readSubjectBetween(listener, "it.Migrated", "0", 0, Long.MAX_VALUE, 10))
+                    .as("the second row's transaction id is below the first's: the first cursor's floor covers it")
+                    .extracting(StreamEvent::cursor).containsExactly(1L, 2L);
+        }
+    }
+
+    @Test
     void transactionIdsThatWentBackwardsAreFoundByAReconciliationAndReplayFindsTheirRows() throws Exception {
         SchemaMigrator.migrate(source("it-migrate"));
         try (Connection listener = source("it-new-listener").getConnection()) {

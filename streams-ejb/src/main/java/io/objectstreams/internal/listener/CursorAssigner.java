@@ -105,17 +105,22 @@ public final class CursorAssigner {
     }
 
     /**
-     * Assigns cursors until no committed row is left without one; every batch commits on its own and
-     * announces the new high cursor on the cursor channel. Returns the number of rows assigned.
+     * Numbers every row committed so far: one tick, or, one by one, batches until one comes back short. Every
+     * transaction commits on its own and announces the new high cursor on the cursor channel. Returns the number of
+     * rows numbered.
      */
     public long assignAll(Connection connection) throws SQLException {
         highCursor = -1;
         long total = 0;
         int assigned;
+        boolean again;
         do {
-            assigned = byTick ? tick(connection) : assignBatch(connection);
+            boolean ticking = byTick;
+            assigned = ticking ? tick(connection) : assignBatch(connection);
             total += assigned;
-        } while (assigned >= batchSize);
+            // One tick numbers everything committed by its snapshot; what committed since woke the listener again.
+            again = !ticking && !byTick && assigned >= batchSize;
+        } while (again);
         return total;
     }
 

@@ -42,9 +42,13 @@ final class TickNumbering {
     private static final String STATE = "WITH st AS (SELECT last_cursor, last_snapshot AS prev,"
             + " txid_current_snapshot() AS cur FROM streams_cursor_state WHERE id = 1),";
 
-    /** Leaves out a row that already has a cursor: restored rows may carry transaction ids of any value. */
-    private static final String NOT_NUMBERED = " AND NOT EXISTS (SELECT 1 FROM streams_cursors c"
-            + " WHERE c.outbox_id = o.id)";
+    /**
+     * Leaves out a row that already has a cursor: restored rows may carry transaction ids of any value. A scalar
+     * subquery, not {@code NOT EXISTS}: the planner may turn an anti-join into a hash of all of
+     * {@code streams_cursors} on every tick, while this is one probe of its unique index per claimed row.
+     */
+    private static final String NOT_NUMBERED = " AND (SELECT true FROM streams_cursors c"
+            + " WHERE c.outbox_id = o.id) IS NULL";
 
     private static final String CLAIMED = " claimed AS (SELECT o.id, o.transaction_id, o.wal_position"
             + " FROM streams_outbox o";
@@ -73,27 +77,34 @@ final class TickNumbering {
     private static final String TAKEOVER_CLAIM = CLAIMED
             + " WHERE o.transaction_id >= (SELECT coalesce(txid_snapshot_xmin(prev), 0) FROM st)" + NOT_NUMBERED + "),";
 
-    /** Every visible row without a cursor, when transaction ids went backwards: the whole outbox, once. */
-    private static final String FULL_CLAIM = CLAIMED + " WHERE true" + NOT_NUMBERED + "),";
+    /**
+     * Every visible row without a cursor, when transaction ids went backwards: the whole outbox, once, against the
+     * whole of {@code streams_cursors}, so here the planner's anti-join is the right plan.
+     */
+    private static final String FULL_CLAIM = CLAIMED
+            + " WHERE NOT EXISTS (SELECT 1 FROM streams_cursors c WHERE c.outbox_id = o.id)),";
 
     /**
      * Numbers the claimed rows after the high cursor and records this snapshot and the new high cursor, saying in
      * the statement that this version writes the state (the V7 guard). Each row's floor is a transaction id no
-     * higher than that of any row numbered from it on: rows of later ticks were not visible to this snapshot, so
-     * their ids are at least its {@code xmin}. If transaction ids went backwards, the floors above this one are
-     * lowered to it, once ({@code lowered}), so that a replay from an older cursor still finds the new rows.
-     * The state is written only when rows were numbered, unless the second parameter asks for it (a
-     * reconciliation records its snapshot even when it found nothing).
+     * higher than that of any row numbered from it on: the lowest id among the rows after it in this numbering, and
+     * at most this snapshot's {@code xmin}, since rows numbered later were not visible to it. Floors so never
+     * decrease along the cursors, and a replay of one object after a cursor reads its rows from the next cursor's
+     * floor on, even within one large numbering. If transaction ids went backwards, the floors above this
+     * numbering's lowest are lowered to it, once ({@code lowered}), so that a replay from an older cursor still
+     * finds the new rows. One sort, in reverse write order, gives both a row's place and the lowest id from it on.
+     * The state is written only when rows were numbered, unless the first parameter asks for it (a reconciliation
+     * records its snapshot even when it found nothing).
      */
-    private static final String WRITE = " ordered AS (SELECT id, transaction_id,"
-            + " row_number() OVER (ORDER BY wal_position, id) AS ord FROM claimed),"
-            + " f AS (SELECT least((SELECT txid_snapshot_xmin(prev) FROM st), (SELECT txid_snapshot_xmin(cur) FROM st),"
-            + " (SELECT min(transaction_id) FROM ordered)) AS floor),"
+    private static final String WRITE = " floors AS (SELECT id, count(*) OVER () + 1 - row_number() OVER w AS ord,"
+            + " least(min(transaction_id) OVER w, (SELECT txid_snapshot_xmin(cur) FROM st)) AS floor"
+            + " FROM claimed WINDOW w AS (ORDER BY wal_position DESC, id DESC)),"
+            + " f AS (SELECT coalesce(min(floor), (SELECT txid_snapshot_xmin(cur) FROM st)) AS floor FROM floors),"
             + " lowered AS (UPDATE streams_cursors SET floor = (SELECT floor FROM f)"
             + " WHERE (SELECT floor FROM f) < (SELECT c.floor FROM streams_cursors c ORDER BY c.cursor DESC LIMIT 1)"
             + " AND floor > (SELECT floor FROM f) RETURNING 1),"
             + " written AS (INSERT INTO streams_cursors (cursor, outbox_id, floor)"
-            + " SELECT (SELECT last_cursor FROM st) + ord, id, (SELECT floor FROM f) FROM ordered RETURNING 1),"
+            + " SELECT (SELECT last_cursor FROM st) + ord, id, floor FROM floors RETURNING 1),"
             + " advanced AS (UPDATE streams_cursor_state SET last_cursor = (SELECT last_cursor FROM st)"
             + " + (SELECT count(*) FROM written), last_snapshot = (SELECT cur FROM st), updated_at = now()"
             + " WHERE id = 1 AND set_config('streams.schema', '7', true) = '7'"

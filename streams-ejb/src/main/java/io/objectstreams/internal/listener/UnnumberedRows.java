@@ -25,7 +25,8 @@ final class UnnumberedRows {
      */
     static String select(String columns, String condition) {
         String from = "SELECT " + columns + " FROM streams_outbox o WHERE (" + condition + ") AND ";
-        String notNumbered = " AND NOT EXISTS (SELECT 1 FROM streams_cursors c WHERE c.outbox_id = o.id)";
+        // One probe of the unique index per row, never a hash of every numbered row (see TickNumbering).
+        String notNumbered = " AND (SELECT true FROM streams_cursors c WHERE c.outbox_id = o.id) IS NULL";
         return from + STATE + " IS NULL AND o.cursor IS NULL"
                 + " UNION ALL " + from + STATE + " IS NOT NULL"
                 + " AND o.transaction_id = ANY (ARRAY(SELECT txid_snapshot_xip(" + STATE + ")))" + notNumbered
