@@ -261,10 +261,11 @@ class WebSocketIT {
                         .isEqualTo(200);
                 assertThat(StoreClient.as("bob", base).delete("api/orders/" + id).status()).isLessThan(300);
             });
+            // Read the outbox once alice has been told: the move's row has its cursor by then.
+            JsonObject told = alice.next();
             Outbox.Row move = Outbox.since(0).stream()
                     .filter(r -> r.pk().equals(Long.toString(id)) && r.changedFields().contains("owner")).reduce((a, b) -> b)
                     .orElseThrow();
-            JsonObject told = alice.next();
             assertThat(told.getString("type")).isEqualTo("event");
             assertThat(told.getJsonObject("subject").getString("pk")).isEqualTo(Long.toString(id));
             assertThat(told.getString("list_action")).isEqualTo("removed");
