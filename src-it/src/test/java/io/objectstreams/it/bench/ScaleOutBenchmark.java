@@ -268,7 +268,7 @@ public final class ScaleOutBenchmark {
             throw new IllegalStateException(failures.size() + " failures (the first 50):\n  "
                     + String.join("\n  ", failures.subList(0, Math.min(50, failures.size()))));
         }
-        oracle.selfTest(received.stream().flatMap(List::stream).toList());
+        new ScaleOutOracleSelfTest(oracle).run(received.stream().flatMap(List::stream).toList());
     }
 
     private static void printInstance(int i, PayaraMicroProcess server, Load load, ScaleOutOracle.Tally t,
