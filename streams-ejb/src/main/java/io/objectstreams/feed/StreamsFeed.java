@@ -5,6 +5,7 @@ import io.objectstreams.internal.capture.ModelLabels;
 import io.objectstreams.internal.config.Origins;
 import io.objectstreams.internal.config.StreamsConfig;
 import io.objectstreams.feed.RetentionSettings;
+import io.objectstreams.internal.listener.NumberingRollback;
 import io.objectstreams.internal.listener.OutboxListener;
 import io.objectstreams.internal.listener.OutboxReader;
 import io.objectstreams.internal.retention.OutboxRetention;
@@ -69,6 +70,16 @@ public class StreamsFeed {
             return retention.prune(maxAge, maxRows, dryRun);
         } catch (OutboxRetention.Busy busy) {
             throw new PruneBusy(busy.getMessage());
+        }
+    }
+
+    /**
+     * The SQL that takes this outbox back to numbering one row at a time, for a release older than schema V7: for a
+     * DBA to run with every instance stopped (docs/operations.md).
+     */
+    public String numberingRollbackScript() throws SQLException {
+        try (Connection connection = config.dataSource().getConnection()) {
+            return NumberingRollback.script(connection);
         }
     }
 

@@ -20,16 +20,15 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The operator endpoints at {@code <context root>/streams/admin/}: {@code GET status}, {@code GET capture.sql}
- * (the capture triggers' SQL, G3) and {@code POST prune} (G11, G13), for callers in the role {@value #ROLE} only.
- * Every answer but the SQL, refusals included, is JSON with a named
+ * (the capture triggers' SQL, G3), {@code GET numbering.sql} (the script that takes numbering back below schema V7,
+ * for a rollback to an earlier release) and {@code POST prune} (G11, G13), for callers in the role {@value #ROLE}
+ * only. Every answer but the SQL, refusals included, is JSON with a named
  * code on failure: 401 {@code authentication_required} for anonymous callers, 403 {@code forbidden} for others,
  * 403 {@code origin_not_allowed} for a prune posted from another site's page (it would ride on an operator's
  * browser credentials).
@@ -45,8 +44,6 @@ public class AdminServlet extends HttpServlet {
     /** The role that may call these endpoints. */
     public static final String ROLE = "streams-admin";
 
-    private static final Set<String> PRUNE_PARAMETERS = Set.of("dryRun", "maxAge", "maxRows");
-
     @Inject
     transient StreamsFeed feed;
 
@@ -58,8 +55,13 @@ public class AdminServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if ("/capture.sql".equals(request.getPathInfo()) && request.isUserInRole(ROLE)) {
-            captureScript(response);
+        Script script = switch (String.valueOf(request.getPathInfo())) {
+            case "/capture.sql" -> triggers::script;
+            case "/numbering.sql" -> feed::numberingRollbackScript;
+            default -> null;
+        };
+        if (script != null && request.isUserInRole(ROLE)) {
+            script(response, script);
             return;
         }
         answer(response, () -> {
@@ -71,11 +73,17 @@ public class AdminServlet extends HttpServlet {
         });
     }
 
-    /** The SQL installing the capture triggers as this deployment maps its tables: for a DBA to review and run. */
-    private void captureScript(HttpServletResponse response) throws IOException {
+    /** SQL written for the database as it stands now, for a DBA to review and run. */
+    @FunctionalInterface
+    private interface Script {
+        String get() throws SQLException;
+    }
+
+    /** A script as plain text: the capture triggers as this deployment maps its tables, or the numbering rollback. */
+    private static void script(HttpServletResponse response, Script source) throws IOException {
         String script;
         try {
-            script = triggers.script();
+            script = source.get();
         } catch (SQLException e) {
             answer(response, () -> {
                 throw unavailable(e);
@@ -149,7 +157,7 @@ public class AdminServlet extends HttpServlet {
     private static ProtocolError notFound(HttpServletRequest request) {
         return new ProtocolError(ErrorCode.NOT_FOUND, "No admin endpoint " + request.getMethod() + " streams/admin"
                 + (request.getPathInfo() == null ? "" : request.getPathInfo())
-                + "; there are GET status, GET capture.sql and POST prune");
+                + "; there are GET status, GET capture.sql, GET numbering.sql and POST prune");
     }
 
     private JsonObject status() throws ProtocolError {
@@ -188,73 +196,20 @@ public class AdminServlet extends HttpServlet {
     }
 
     private JsonObject prune(HttpServletRequest request) throws ProtocolError {
-        for (String name : request.getParameterMap().keySet()) {
-            if (!PRUNE_PARAMETERS.contains(name)) {
-                throw new ProtocolError(ErrorCode.UNKNOWN_PARAMETER, "prune takes dryRun, maxAge and maxRows, not "
-                        + ProtocolError.quoted(name));
-            }
-        }
-        boolean dryRun = switch (Optional.ofNullable(request.getParameter("dryRun")).orElse("false")) {
-            case "true", "" -> true;
-            case "false" -> false;
-            default -> throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "dryRun must be true or false");
-        };
-        Duration maxAge = maxAge(request.getParameter("maxAge"));
-        long maxRows = maxRows(request.getParameter("maxRows"));
-        boolean given = request.getParameter("maxAge") != null || request.getParameter("maxRows") != null;
-        StreamsFeed.RetentionStatus configured = feed.retention();
-        if (!given) {
-            maxAge = configured.maxAge();
-            maxRows = configured.maxRows();
-        }
-        if (maxAge == null && maxRows == 0) {
-            throw new ProtocolError(ErrorCode.NO_RETENTION_BOUND, "Give maxAge or maxRows"
-                    + " (retention configures neither, so there is nothing to apply)");
-        }
+        PruneRequest asked = PruneRequest.read(request, feed.retention());
         PruneOutcome outcome;
         try {
-            outcome = feed.prune(maxAge, maxRows, dryRun);
+            outcome = feed.prune(asked.maxAge(), asked.maxRows(), asked.dryRun());
         } catch (StreamsFeed.PruneBusy busy) {
             throw new ProtocolError(ErrorCode.PRUNE_IN_PROGRESS, busy.getMessage());
         } catch (SQLException e) {
             throw unavailable(e);
         }
-        LOG.info(() -> (dryRun ? "Dry-run prune" : "Prune") + " by " + request.getUserPrincipal().getName() + ": "
-                + outcome);
+        LOG.info(() -> (asked.dryRun() ? "Dry-run prune" : "Prune") + " by " + request.getUserPrincipal().getName()
+                + ": " + outcome);
         JsonObjectBuilder body = Messages.JSON.createObjectBuilder(outcome(outcome));
-        optional(body, "maxAge", maxAge);
-        return body.add("maxRows", maxRows).build();
-    }
-
-    private static Duration maxAge(String text) throws ProtocolError {
-        if (text == null) {
-            return null;
-        }
-        Duration age = StreamsFeed.parseDuration(text).orElseThrow(() -> new ProtocolError(ErrorCode.INVALID_PARAMETER,
-                "maxAge '" + text + "' is not a duration such as 90m, 12h or 7d"));
-        if (age.compareTo(StreamsFeed.MIN_RETENTION_AGE) < 0) {
-            throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "maxAge must be at least "
-                    + StreamsFeed.MIN_RETENTION_AGE.toMinutes()
-                    + " minute: younger rows may still be on their way to clients");
-        }
-        return age;
-    }
-
-    private static long maxRows(String text) throws ProtocolError {
-        if (text == null) {
-            return 0;
-        }
-        try {
-            if (text.length() <= 19) {
-                long rows = Long.parseLong(text.trim());
-                if (rows >= 1) {
-                    return rows;
-                }
-            }
-        } catch (NumberFormatException ignored) {
-            // answered below
-        }
-        throw new ProtocolError(ErrorCode.INVALID_PARAMETER, "maxRows must be a whole number of at least 1");
+        optional(body, "maxAge", asked.maxAge());
+        return body.add("maxRows", asked.maxRows()).build();
     }
 
     private static JsonObject outcome(PruneOutcome outcome) {
