@@ -123,6 +123,7 @@ class NumberingRollbackIT {
             checkRolledBack(given);
             run(script);
             checkRolledBack(given);
+            strayInstanceIsRefused(given);
 
             try (Connection earlier = source(EARLIER_LISTENER).getConnection()) {
                 write(earlier, 1);
@@ -135,9 +136,15 @@ class NumberingRollbackIT {
             assertThat(List.of(column.get(16L), column.get(17L), column.get(18L), column.get(19L)))
                     .as("in write order").isEqualTo(unnumbered);
             assertThat(count("SELECT last_cursor FROM streams_cursor_state")).isEqualTo(19);
+            assertThat(pairs("SELECT cursor, outbox_id FROM streams_cursors ORDER BY cursor"))
+                    .as("copied as the earlier release gives them, as before the switch").isEqualTo(column);
 
             awaitNoListener();
             assertThat(SchemaMigrator.migrate(source("it-migrate"))).as("the next upgrade applies V7 again").isOne();
+            try (Connection c = source("it-read").getConnection()) {
+                assertThat(shape(c)).as("numbering one by one until the switch, the guard V7's own again")
+                        .isEqualTo(new Shape(2, true, false, true));
+            }
             assertThat(pairs("SELECT cursor, outbox_id FROM streams_cursors ORDER BY cursor"))
                     .as("with the cursors the earlier release gave").isEqualTo(column);
             try (Connection listener = source("it-new-listener").getConnection()) {
@@ -177,17 +184,34 @@ class NumberingRollbackIT {
         }
     }
 
+    /**
+     * An instance of V7 that was missed, or that reconnected after the script's check, goes to switch to ticks again
+     * the moment it sees no earlier release: the guard, turned around by the script, refuses it, and nothing changes.
+     */
+    private void strayInstanceIsRefused(Map<Long, Long> given) throws SQLException {
+        try (Connection listener = source("it-new-listener").getConnection()) {
+            assertThatThrownBy(() -> new CursorAssigner(1000, "it_rollback").assignAll(listener))
+                    .isInstanceOf(PSQLException.class).hasMessageContaining("rolled back")
+                    .satisfies(e -> assertThat(((PSQLException) e).getSQLState()).isEqualTo("55000"));
+        }
+        checkRolledBack(given);
+    }
+
     private void checkRolledBack(Map<Long, Long> given) throws SQLException {
         assertThat(pairs(column())).as("every cursor in its row").isEqualTo(given);
+        assertThat(pairs("SELECT cursor, outbox_id FROM streams_cursors ORDER BY cursor")).as("and kept")
+                .isEqualTo(given);
         assertThat(count("SELECT count(*) FROM streams_outbox WHERE cursor IS NULL")).isEqualTo(3);
         try (Connection c = source("it-read").getConnection()) {
-            assertThat(shape(c)).as("numbering one by one").isEqualTo(new Shape(0, false, false, true));
+            assertThat(shape(c)).as("numbering one by one").isEqualTo(new Shape(2, false, false, true));
         }
+        assertThat(count("SELECT count(*) FROM pg_proc WHERE oid = to_regprocedure('streams_cursor_state_guard()')"
+                + " AND prosrc LIKE '%rolled back%'")).as("the guard turned around").isOne();
+        assertThat(count("SELECT count(*) FROM pg_trigger WHERE tgname = 'streams_copy_cursor'"
+                + " AND tgrelid = to_regclass('streams_outbox') AND tgenabled = 'O'")).as("copying, enabled").isOne();
         assertThat(count("SELECT count(*) FROM pg_index i WHERE i.indexrelid = to_regclass('streams_outbox_claim')"
                 + " AND i.indisvalid AND pg_get_indexdef(i.indexrelid) ~ '^CREATE INDEX streams_outbox_claim ON \\S+"
                 + " USING btree \\(wal_position, id\\) WHERE \\(cursor IS NULL\\)$'")).as("V4's claim index").isOne();
-        assertThat(count("SELECT (to_regprocedure('streams_copy_cursor()') IS NOT NULL)::int + (to_regprocedure("
-                + "'streams_cursor_state_guard()') IS NOT NULL)::int")).as("the triggers' functions").isZero();
         assertThat(count("SELECT count(*) FROM streams_schema_history")).as("V1 to V6 stay recorded").isEqualTo(6);
         assertThat(count("SELECT count(*) FROM pg_trigger WHERE tgname = 'streams_local_transaction'"
                 + " AND tgrelid = to_regclass('streams_outbox')")).as("kept: harmless to an earlier release").isOne();
@@ -213,9 +237,14 @@ class NumberingRollbackIT {
         return reply.raw();
     }
 
-    /** Runs the script as an operator would, in a session of its own. */
+    /**
+     * Runs the script as an operator would, in a session of its own, whose search path does not find the outbox:
+     * every name in the script is qualified.
+     */
     private void run(String script) throws SQLException {
-        try (Connection c = source("it-operator").getConnection(); Statement s = c.createStatement()) {
+        PGSimpleDataSource operator = source("it-operator");
+        operator.setCurrentSchema("pg_catalog");
+        try (Connection c = operator.getConnection(); Statement s = c.createStatement()) {
             s.execute(script);
         }
     }

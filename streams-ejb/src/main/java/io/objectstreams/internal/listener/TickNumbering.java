@@ -112,11 +112,14 @@ final class TickNumbering {
             + " SELECT last_cursor, (SELECT count(*) FROM written), (SELECT count(*) FROM lowered), pg_notify(?, '')"
             + " FROM advanced";
 
+    /** The session mark's key: in {@code pg_locks}, {@code classid} is its upper half and {@code objid} the lower. */
+    static final long MARK_SESSION_KEY = 0x0b5e_0007_0000_0007L;
+
     /**
      * Marks a session of this version: a shared advisory lock, held for the session's life, that nothing takes
      * exclusively. Key {@code 0x0b5e0007_00000007}.
      */
-    static final String MARK_SESSION = "SELECT pg_advisory_lock_shared(" + 0x0b5e_0007_0000_0007L + ")";
+    static final String MARK_SESSION = "SELECT pg_advisory_lock_shared(" + MARK_SESSION_KEY + ")";
 
     /**
      * Sessions of a version before V7, which read and write {@code streams_outbox.cursor}: a listener or delivery
@@ -125,7 +128,8 @@ final class TickNumbering {
     private static final String EARLIER_VERSION_SESSIONS = "SELECT count(*) FROM pg_stat_activity a"
             + " WHERE a.datname = current_database() AND a.application_name IN ('object-streams-listener',"
             + " 'object-streams-delivery') AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid"
-            + " AND l.locktype = 'advisory' AND l.classid = " + 0x0b5e_0007L + " AND l.objid = 7 AND l.objsubid = 1)";
+            + " AND l.locktype = 'advisory' AND l.classid = " + (MARK_SESSION_KEY >>> 32) + " AND l.objid = "
+            + (MARK_SESSION_KEY & 0xffff_ffffL) + " AND l.objsubid = 1)";
 
     /** What one tick or reconciliation did: the new high cursor, the rows numbered, whether it wrote the state. */
     record Outcome(long high, int numbered, boolean recorded) {
