@@ -84,6 +84,7 @@ abstract class SoakClient implements Runnable {
                 return;
             } catch (RuntimeException e) {
                 error("client:" + e.getClass().getSimpleName());
+                note(SoakJournal.What.ENDED, base, "client failed: " + e);
                 try {
                     Thread.sleep(500);
                 } catch (InterruptedException stop) {
@@ -100,6 +101,21 @@ abstract class SoakClient implements Runnable {
 
     void error(String code) {
         errors.computeIfAbsent(code, c -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** Records what happened to the connection to {@code base} in every subscription's journal. */
+    void note(SoakJournal.What what, URL base, String detail) {
+        String server = base == null ? null : cluster.name(base);
+        subscriptions.forEach(s -> s.note(what, server, detail));
+    }
+
+    /**
+     * Why a connection that was open ended, for the journal: {@code byServer} when the stream or socket ended under
+     * the client, else the client's own reason.
+     */
+    String whyEnded(boolean byServer) {
+        return byServer ? "ended by the server or the network" : !running ? "the soak stopped"
+                : resubscribe ? "resubscribing after a refetch" : "dropped by the client (churn)";
     }
 
     /** Applies one server message; returns false when it was an error. */
@@ -119,7 +135,12 @@ abstract class SoakClient implements Runnable {
                 }
             }
             case "error" -> {
-                error(message.getString("code", "?"));
+                String code = message.getString("code", "?");
+                error(code);
+                // An error names its subscription when it concerns one; else it concerns the connection.
+                String id = message.getString("subscription_id", null);
+                subscriptions.stream().filter(s -> id == null || s.id.equals(id))
+                        .forEach(s -> s.note(SoakJournal.What.ERROR, cluster.name(base), code));
                 return false;
             }
             default -> {
@@ -142,6 +163,8 @@ abstract class SoakClient implements Runnable {
         URL target = base;
         for (int attempt = 0; running; attempt++) {
             Http.Reply reply = Http.send(target, user, "GET", subscription.restPath(), null);
+            subscription.note(SoakJournal.What.READ, cluster.name(target),
+                    "refetch: HTTP " + reply.status() + ", cursor " + reply.cursor());
             if (reply.ok() && reply.cursor() != null) {
                 subscription.snapshot(orders(reply.body()), reply.cursor());
                 return;

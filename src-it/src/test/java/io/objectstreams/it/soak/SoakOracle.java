@@ -51,7 +51,8 @@ import java.util.stream.Collectors;
  * Nothing may name an order the user could not read; an SSE {@code subscribed} frame's {@code id:} may not be ahead
  * of the cursor the client resumed from; at the end every subscription holds what the database says it should.
  * Every violation starts with its kind in brackets ({@code [gap]}, {@code [duplicate]}, {@code [order]},
- * {@code [leak]}, {@code [subscribed-id]}, ...), which the fault tests look for.
+ * {@code [leak]}, {@code [subscribed-id]}, ...), which the fault tests look for. A {@code [convergence]} violation
+ * carries its evidence on the lines after its first ({@link ConvergenceReport}).
  */
 final class SoakOracle {
 
@@ -204,7 +205,8 @@ final class SoakOracle {
         return state != null && !state.deleted() && (user.equals("carol") || state.owner().equals(user));
     }
 
-    private static boolean matches(SoakSubscription subscription, String pk, State state) {
+    /** Whether the order, in {@code state}, is in the subscription's scope: readable by its user and matching. */
+    static boolean matches(SoakSubscription subscription, String pk, State state) {
         if (!readable(subscription.user, state)) {
             return false;
         }
@@ -307,8 +309,10 @@ final class SoakOracle {
             missing.removeAll(view);
             Set<String> extra = new HashSet<>(view);
             extra.removeAll(expected);
+            // The first line is the verdict; the lines after it are its evidence, for a run whose database is gone.
             violation("[convergence] " + who + ": did not converge: missing " + SoakSubscription.describe(missing)
-                    + ", extra " + SoakSubscription.describe(extra));
+                    + ", extra " + SoakSubscription.describe(extra)
+                    + ConvergenceReport.explain(this, subscription, missing, extra));
         }
     }
 

@@ -47,8 +47,12 @@ final class SoakSubscription {
         /** Logged now: {@code received} is the wall clock in microseconds, the unit of the orders' history. */
         Seen(char type, long cursor, String pk, String op, String listAction, List<String> changedFields,
              String extra, Set<String> set) {
-            this(type, cursor, pk, op, listAction, changedFields, extra, set,
-                    java.time.temporal.ChronoUnit.MICROS.between(java.time.Instant.EPOCH, java.time.Instant.now()));
+            this(type, cursor, pk, op, listAction, changedFields, extra, set, now());
+        }
+
+        /** The wall clock in microseconds. */
+        static long now() {
+            return java.time.temporal.ChronoUnit.MICROS.between(java.time.Instant.EPOCH, java.time.Instant.now());
         }
 
         String reason() {
@@ -76,6 +80,8 @@ final class SoakSubscription {
     /** Pks this client names in {@code members} without holding them: other users' orders, and ones that never existed. */
     final Set<String> guesses = new HashSet<>();
     final List<Seen> log = new ArrayList<>();
+    /** The connections around the log, bounded, for a convergence violation's report. */
+    final SoakJournal journal = new SoakJournal();
     Long startCursor;
     Long lastCursor;
     int resyncs;
@@ -87,6 +93,11 @@ final class SoakSubscription {
         this.user = user;
         this.kind = kind;
         this.argument = argument;
+    }
+
+    /** Records in the journal what happened to this subscription's connection, after the log's entries so far. */
+    synchronized void note(SoakJournal.What what, String server, String detail) {
+        journal.add(log.size(), what, server, detail);
     }
 
     /** Whether the server has answered a subscribe of this subscription with {@code subscribed}. */

@@ -45,34 +45,45 @@ final class SseSoakClient extends SoakClient {
         Map<String, String> headers = Map.of();
         long from = resume.cursor();
         Set<String> members = resume.members();
+        String via = "new URL, cursor " + resume.cursor();
         if (lastFrameId != null) {
             headers = Map.of("Last-Event-ID", lastFrameId);
             from = Long.parseLong(lastFrameId);
             // The server takes the URL's members only for the URL's own cursor.
             members = from == resume.cursor() ? members : null;
+            via = "Last-Event-ID " + lastFrameId + " on the URL of cursor " + resume.cursor();
         }
-        subscription.started(from, members, cluster.name(base));
+        String server = cluster.name(base);
+        subscription.started(from, members, server);
         SseClient stream;
         try {
             stream = SseClient.open(base, user, resume.query(), headers);
         } catch (RuntimeException refused) {
             error("connect");
+            subscription.note(SoakJournal.What.REFUSED, server, via + ": " + refused);
             Thread.sleep(500);
             return;
         }
+        boolean opened = false;
+        String why = "interrupted or failed";
         try (stream) {
             connectedTo = null;
             if (stream.status() != 200) {
-                error(stream.status() + ":" + codeOf(stream));
+                String code = codeOf(stream);
+                error(stream.status() + ":" + code);
+                subscription.note(SoakJournal.What.REFUSED, server, via + ": HTTP " + stream.status() + " " + code);
                 Thread.sleep(1_000);
                 return;
             }
             connectedTo = base;
+            opened = true;
+            subscription.note(SoakJournal.What.OPEN, server, via);
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lifetime());
             while (running && !resubscribe && (!churning || System.nanoTime() - until < 0)) {
                 SseClient.Frame frame = stream.next(1);
                 if (frame == null) {
                     if (stream.ended()) {
+                        why = whyEnded(true);
                         return;
                     }
                     continue;
@@ -86,8 +97,13 @@ final class SseSoakClient extends SoakClient {
                     handle(base, frame.data());
                 }
             }
+            why = whyEnded(false);
         } finally {
             connectedTo = null;
+            if (opened) {
+                // The last id read is what a browser's EventSource sends as Last-Event-ID on its next connection.
+                subscription.note(SoakJournal.What.ENDED, server, why + ", last id " + lastFrameId);
+            }
         }
     }
 

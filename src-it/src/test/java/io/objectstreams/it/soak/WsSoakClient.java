@@ -43,16 +43,21 @@ final class WsSoakClient extends SoakClient {
                 .login(user).pausedWhile(() -> paused).onCloseFrame(this::closedBy));
         if (opened.isEmpty()) {
             error("connect");
+            note(SoakJournal.What.REFUSED, base, "websocket handshake failed");
             Thread.sleep(500);
             return;
         }
         StreamClient connection = opened.get();
         connectedTo = base;
+        note(SoakJournal.What.OPEN, base, "websocket");
+        String why = "interrupted or failed";
         try {
             for (SoakSubscription subscription : subscriptions) {
                 connection.sendAsync(subscription.subscribeMessage(MAX_MEMBERS_WS, cluster.name(base)))
                         .get(10, TimeUnit.SECONDS);
-                if (!awaitReply(base, connection, subscription)) {
+                String refused = awaitReply(base, connection, subscription);
+                if (refused != null) {
+                    why = refused;
                     return;
                 }
             }
@@ -68,10 +73,14 @@ final class WsSoakClient extends SoakClient {
                     handle(base, message);
                 }
             }
+            why = whyEnded(connection.ended());
         } catch (ExecutionException | TimeoutException e) {
             error("send");
+            why = "sending a subscribe failed: " + e;
         } finally {
             connectedTo = null;
+            Integer code = connection.closeCode();
+            note(SoakJournal.What.ENDED, base, why + (code == null ? "" : ", close code " + code));
             if (ThreadLocalRandom.current().nextBoolean()) {
                 connection.abort();
             } else {
@@ -87,32 +96,35 @@ final class WsSoakClient extends SoakClient {
         }
     }
 
-    /** Processes messages until the reply to the subscribe; false when it was refused or the connection ended. */
-    private boolean awaitReply(URL base, StreamClient connection, SoakSubscription subscription)
+    /**
+     * Processes messages until the reply to the subscribe; returns {@code null} once subscribed, else why the
+     * connection gives up (it was refused, or ended), for the journal.
+     */
+    private String awaitReply(URL base, StreamClient connection, SoakSubscription subscription)
             throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             JsonObject message = connection.poll(Duration.ofMillis(200));
             if (message == null) {
                 if (connection.closeCode() != null) {
-                    return false;
+                    return "closed before subscribed to " + subscription.id;
                 }
                 continue;
             }
             String type = message.getString("type", "");
             if (type.equals("subscribed") && message.getString("subscription_id").equals(subscription.id)) {
                 subscription.subscribed(message, null);
-                return true;
+                return null;
             }
             if (!handle(base, message)) {
                 Thread.sleep(1_000);
-                return false;
+                return "an error answered the subscribe of " + subscription.id;
             }
             if (resubscribe) {
-                return false;
+                return whyEnded(false);
             }
         }
         error("no-reply");
-        return false;
+        return "no reply to the subscribe of " + subscription.id + " within 30 s";
     }
 }
