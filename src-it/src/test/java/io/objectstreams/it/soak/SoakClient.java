@@ -46,9 +46,6 @@ abstract class SoakClient implements Runnable {
 
     abstract String transport();
 
-    /** The most members a resume on this transport carries. */
-    abstract int maxMembers();
-
     /** One connection's life: returns when it ended (dropped by either side, churned, or the soak stopping). */
     abstract void connectOnce(URL base) throws InterruptedException;
 
@@ -130,7 +127,7 @@ abstract class SoakClient implements Runnable {
                 SoakSubscription subscription = subscription(message);
                 subscription.resync(message);
                 refetch(base, subscription);
-                if (subscription.resubscribesAfterRefetch(maxMembers())) {
+                if (subscription.resubscribesAfterRefetch()) {
                     resubscribe = true;
                 }
             }

@@ -135,12 +135,13 @@ final class SoakSubscription {
     }
 
     /**
-     * Whether, after a refetch, the client subscribes again from the refetch's cursor with its members (see
-     * reliability.md, problem 8) rather than carrying on live: for a filter or model subscription whose members
-     * fit the transport's limit.
+     * Whether, after a refetch, the client subscribes again from the refetch's cursor (see reliability.md, problem 8)
+     * rather than carrying on live: every filter and model subscription does, as client.md asks. With its members
+     * when they fit the transport's limit; without them otherwise, and the server then resyncs wherever it cannot
+     * tell what the refetch held (an order created after the refetch's cursor and gone since, protocol.md).
      */
-    synchronized boolean resubscribesAfterRefetch(int maxMembers) {
-        return kind != Kind.OBJECT && !view.isEmpty() && view.size() <= maxMembers;
+    synchronized boolean resubscribesAfterRefetch() {
+        return kind != Kind.OBJECT;
     }
 
     /** The members a resume names, or {@code null} when the view does not fit {@code maxMembers} (or is empty on SSE). */

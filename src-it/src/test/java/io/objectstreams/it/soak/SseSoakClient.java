@@ -28,11 +28,6 @@ final class SseSoakClient extends SoakClient {
     }
 
     @Override
-    int maxMembers() {
-        return MAX_MEMBERS_SSE;
-    }
-
-    @Override
     void connectOnce(URL base) throws InterruptedException {
         SoakSubscription subscription = subscriptions.get(0);
         if (!subscription.started()) {

@@ -24,11 +24,6 @@ final class WsSoakClient extends SoakClient {
     }
 
     @Override
-    int maxMembers() {
-        return MAX_MEMBERS_WS;
-    }
-
-    @Override
     void connectOnce(URL base) throws InterruptedException {
         for (SoakSubscription subscription : subscriptions) {
             if (!subscription.started()) {

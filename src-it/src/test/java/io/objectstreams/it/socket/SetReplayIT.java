@@ -150,10 +150,10 @@ class SetReplayIT {
         awaitAssigned();
         long cursor = listCursor("alice");
         long created = order("alice", "open");
-        long createdThenDeleted = order("alice", "open");
+        long createdShipped = order("alice", "shipped");
         alice.patch("api/orders/" + changed, "{\"note\":\"n\"}");
         alice.patch("api/orders/" + leaves, "{\"status\":\"shipped\"}");
-        alice.delete("api/orders/" + createdThenDeleted);
+        alice.patch("api/orders/" + createdShipped, "{\"note\":\"n\"}");
         awaitAssigned();
 
         try (StreamClient client = StreamClient.connect(base, "alice")) {
@@ -162,6 +162,21 @@ class SetReplayIT {
                     Long.toString(changed), "changed",
                     Long.toString(leaves), "removed",
                     Long.toString(created), "added"));
+            assertThat(replay).as("created outside the filter and never in it").doesNotContainKey(Long.toString(createdShipped));
+        }
+
+        // Created since the cursor and deleted: a list read after the cursor may have held it, and it cannot be named.
+        long cursor1 = listCursor("alice");
+        long createdThenDeleted = order("alice", "open");
+        alice.delete("api/orders/" + createdThenDeleted);
+        awaitAssigned();
+        try (StreamClient client = StreamClient.connect(base, "alice")) {
+            client.send(filterOpen(cursor1, null));
+            assertThat(client.next().getString("type")).isEqualTo("subscribed");
+            JsonObject resync = client.next();
+            assertThat(resync.getString("type")).as("%s", resync).isEqualTo("resync_required");
+            assertThat(resync.getString("reason")).isEqualTo("cursor_replay_unavailable");
+            assertThat(client.drain(500)).as("nothing names the order").isEmpty();
         }
 
         // A delete of something that existed at the cursor: whether the client held it cannot be known.
@@ -210,7 +225,7 @@ class SetReplayIT {
     }
 
     @Test
-    void bobReplayingAfterAlicesOrderCameAndWentHearsNothingOfIt() throws Exception {
+    void bobReplayingAfterAlicesOrderCameAndWentHearsNothingNamingIt() throws Exception {
         long cursor = listCursor("bob");
         long alices = order("alice", "open");
         StoreClient.as("alice", base).patch("api/orders/" + alices, "{\"note\":\"private\"}");
@@ -219,7 +234,14 @@ class SetReplayIT {
         String model = "{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"cursor\":" + cursor;
         try (StreamClient bob = StreamClient.connect(base, "bob")) {
             assertThat(resume(bob, model + ",\"members\":[]}")).isEmpty();
-            assertThat(resume(bob, model + "}")).as("without members: created and deleted since, so never held").isEmpty();
+            // Without them the server cannot tell that bob's list never held it (a list's cursor lags what the list
+            // read): it resyncs, naming nothing, as for a delete of an order that existed at the cursor.
+            bob.send(model + "}");
+            assertThat(bob.next().getString("type")).isEqualTo("subscribed");
+            JsonObject resync = bob.next();
+            assertThat(resync.getString("type")).as("%s", resync).isEqualTo("resync_required");
+            assertThat(resync.getString("reason")).isEqualTo("cursor_replay_unavailable");
+            assertThat(bob.drain(500)).as("nothing names alice's order").isEmpty();
         }
     }
 
@@ -495,6 +517,48 @@ class SetReplayIT {
             // refetched and carried on would keep it. This is why the protocol says to resubscribe.
             assertThat(live.drain(2000)).as("the live set is told nothing of the order")
                     .noneMatch(m -> m.getString("subscription_id", "").equals("orders"));
+        }
+    }
+
+    /**
+     * A {@code Streams-Cursor} is taken when the request arrives, so the list it heads can reflect rows above it: here
+     * an order created after it. A client whose members do not fit its transport resumes from that cursor without
+     * them; the order, deleted meanwhile, was created since the cursor, and a rule that such an order "cannot be
+     * held" would leave it in the client's list for good. The client may hold it, and the server cannot name it: the
+     * subscription resyncs (the soak's long run of 2026-12-06, reliability.md problem 8).
+     */
+    @Test
+    void aResumeWithoutMembersFromALaggingListCursorResyncsForAnOrderCreatedAndDeletedAfterIt() throws Exception {
+        StoreClient alice = StoreClient.as("alice", base);
+        String note = alice.post("api/it/capture/non-streamed", null).object().getString("result");
+        awaitAssigned();
+        try (StreamClient live = StreamClient.connect(base, "alice");
+             StreamClient resumed = StreamClient.connect(base, "alice")) {
+            live.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\",\"subscription_id\":\"note\"}");
+            assertThat(live.next().getString("type")).isEqualTo("subscribed");
+            alice.post("api/it/visibility-fault?holdDelivery=true", null);
+            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+            long order = order("alice", "open");
+            StoreClient.Reply refetch = alice.get("api/orders");
+            long cursor = Long.parseLong(refetch.header("Streams-Cursor"));
+            List<String> held = new ArrayList<>();
+            refetch.body().asJsonArray().forEach(o -> held.add(o.asJsonObject().get("id").toString()));
+            assertThat(held).as("the list reflects the order").contains(Long.toString(order));
+            alice.delete("api/orders/" + order);
+            long deleteCursor = awaitCursorOfDelete(order);
+            assertThat(cursor).as("the list's cursor lags the order's rows").isLessThan(deleteCursor - 1);
+            // The client comes back once this instance has delivered both rows: they are replayed, not live.
+            alice.post("api/it/visibility-fault", null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> Health.listener(Health.root(base), "ready")
+                    .number("lastDeliveredCursor") >= deleteCursor);
+
+            resumed.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"again\","
+                    + "\"cursor\":" + cursor + "}");
+            assertThat(resumed.next().getString("type")).isEqualTo("subscribed");
+            JsonObject told = resumed.next();
+            assertThat(told.getString("type")).as("%s", told).isEqualTo("resync_required");
+            assertThat(told.getString("reason")).isEqualTo("cursor_replay_unavailable");
+            assertThat(resumed.drain(1000)).as("nothing names the order").isEmpty();
         }
     }
 

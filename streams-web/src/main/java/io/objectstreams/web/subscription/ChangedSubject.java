@@ -19,8 +19,11 @@ import java.util.Set;
  *
  * @param event        the coalesced event
  * @param createdSince the subject did not exist at the client's cursor
+ * @param changedSince what the rows after the subject's first in the range changed ({@link BatchSteps#changes}): for a
+ *                     subject created since the cursor, whether what decides its membership may differ from when it
+ *                     was created
  */
-record ChangedSubject(StreamEvent event, boolean createdSince) {
+record ChangedSubject(StreamEvent event, boolean createdSince, Set<String> changedSince) {
 
     String pk() {
         return event.pk();
@@ -48,13 +51,15 @@ record ChangedSubject(StreamEvent event, boolean createdSince) {
                     current = i + 1;
                 }
             }
+            Set<String> changedSince = new LinkedHashSet<>();
+            events.subList(1, events.size()).forEach(e -> changedSince.addAll(BatchSteps.changes(e)));
             Set<String> fields = new LinkedHashSet<>();
             events.subList(current, events.size()).forEach(e -> fields.addAll(e.changedFields()));
             EventOperation op = last.op() != EventOperation.DELETED && created ? EventOperation.CREATED : last.op();
             coalesced.put(pk, new ChangedSubject(new StreamEvent(last.cursor(), last.model(), last.pk(), last.facet(),
                     op, List.copyOf(fields), last.transactionId(), last.actor(), last.correlationId(),
                     last.recordedAt(), last.traceparent()),
-                    createdSince));
+                    createdSince, Set.copyOf(changedSince)));
         });
         return coalesced;
     }

@@ -5,6 +5,7 @@ import io.objectstreams.StreamEvent;
 import io.objectstreams.feed.CursorState;
 import io.objectstreams.protocol.ResyncReason;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -70,9 +71,12 @@ final class ReplayClassification {
      * @param current       the subscription's members read now: visible to the viewer and matching the filter
      * @param clientMembers the pks the client says it holds at {@code from}, or {@code null}
      * @param visible       which of the given pks the viewer may read now, whatever the filter
+     * @param deciding      the attributes that decide the subscription's membership ({@code DecidingAttributes}), or
+     *                      {@code null} when they cannot be told
      */
     static SubscriptionStart set(List<StreamEvent> rows, Set<String> current, Set<String> clientMembers,
-                                 Function<Set<String>, Set<String>> visible, long from, long cursor, int replayLimit) {
+                                 Function<Set<String>, Set<String>> visible, Set<String> deciding, long from,
+                                 long cursor, int replayLimit) {
         if (from >= cursor) {
             return clientMembers != null ? withMembers(List.of(), current, clientMembers, visible, from)
                     : SubscriptionStart.live(current, from);
@@ -85,7 +89,7 @@ final class ReplayClassification {
         if (clientMembers != null) {
             return withMembers(changed, current, clientMembers, visible, from);
         }
-        return withoutMembers(changed, current, visible, from, cursor);
+        return withoutMembers(changed, current, visible, deciding, from, cursor);
     }
 
     /**
@@ -125,8 +129,8 @@ final class ReplayClassification {
     }
 
     private static SubscriptionStart withoutMembers(List<ChangedSubject> changed, Set<String> current,
-                                                    Function<Set<String>, Set<String>> visible, long from,
-                                                    long cursor) {
+                                                    Function<Set<String>, Set<String>> visible,
+                                                    Set<String> deciding, long from, long cursor) {
         Set<String> outside = new HashSet<>();
         for (ChangedSubject subject : changed) {
             if (!subject.deleted() && !current.contains(subject.pk())) {
@@ -139,10 +143,14 @@ final class ReplayClassification {
         for (ChangedSubject subject : changed) {
             String pk = subject.pk();
             if (subject.createdSince()) {
-                // Created after the client's cursor: it cannot hold it, so it is added, or never mentioned.
+                // Created after the client's cursor: added when it matches now. A client that resumes from a list's
+                // Streams-Cursor may hold it all the same (the cursor is taken before the list is read), so one
+                // that does not match now is never mentioned only when it never matched since its create.
                 initial.remove(pk);
                 if (!subject.deleted() && current.contains(pk)) {
                     replay.add(new Delivery(subject.event(), true));
+                } else if (mayHaveMatched(subject, deciding)) {
+                    return SubscriptionStart.resync(current, cursor, ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
                 }
             } else if (subject.deleted() || !current.contains(pk) && !readable.contains(pk)) {
                 // Gone, or no longer readable: whether the client held it cannot be known without naming it.
@@ -154,5 +162,18 @@ final class ReplayClassification {
             }
         }
         return new SubscriptionStart(initial, from, replay, null);
+    }
+
+    /**
+     * Whether a subject created after the client's cursor, which does not match now, may have matched at some row
+     * since its create: it was deleted, or a later row changed what decides membership (anything at all, when that
+     * cannot be told). Otherwise it was created as it is now, not matching, and no client can hold it.
+     */
+    private static boolean mayHaveMatched(ChangedSubject subject, Set<String> deciding) {
+        Set<String> changes = subject.changedSince();
+        if (subject.deleted() || changes.contains(BatchSteps.ANY)) {
+            return true;
+        }
+        return deciding == null ? !changes.isEmpty() : !Collections.disjoint(changes, deciding);
     }
 }

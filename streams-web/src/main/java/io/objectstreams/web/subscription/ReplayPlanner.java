@@ -222,7 +222,8 @@ class ReplayPlanner {
                 // The pks a client names in members are its own: never a key of what subscriptions share. As the
                 // members are, the answer is as of the registration cursor (defect 14).
                 outside -> asOf(scope.model(), request.members() != null ? visibility.visible(scope, outside)
-                        : visible(scope, outside, cursor), Math.max(from, cursor)), from, cursor, limit);
+                        : visible(scope, outside, cursor), Math.max(from, cursor)), attributes.of(scope), from, cursor,
+                limit);
     }
 
     /** {@code pks} without those deleted after {@code cursor}, read after them. */

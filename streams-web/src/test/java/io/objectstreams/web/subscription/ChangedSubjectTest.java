@@ -36,9 +36,11 @@ class ChangedSubjectTest {
         assertThat(b.event().cursor()).isEqualTo(4);
         assertThat(b.event().op()).as("created, then updated, is a creation").isEqualTo(EventOperation.CREATED);
         assertThat(b.createdSince()).isTrue();
+        assertThat(b.changedSince()).as("what the rows after its create changed").containsExactly("note");
 
         ChangedSubject c = changed.get("c");
         assertThat(c.deleted()).isTrue();
+        assertThat(c.changedSince()).as("a delete may change anything").containsExactly(BatchSteps.ANY);
         assertThat(c.event().cursor()).isEqualTo(6);
     }
 

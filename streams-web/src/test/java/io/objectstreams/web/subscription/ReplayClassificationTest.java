@@ -34,6 +34,8 @@ class ReplayClassificationTest {
     private static final int LIMIT = 3;
     private static final long FROM = 100;
     private static final long CURSOR = 120;
+    /** What decides membership in these tests, as a keyed policy on {@code owner} under a status filter would. */
+    private static final Set<String> DECIDING = Set.of("owner", "status");
 
     private static StreamEvent row(long cursor, String pk, EventOperation op, String... fields) {
         return new StreamEvent(cursor, "m", pk, "object", op, List.of(fields), 1, "alice", null, Instant.EPOCH);
@@ -143,7 +145,7 @@ class ReplayClassificationTest {
             // Now visible and matching: kept and joined. left is visible but no longer matches; hidden is no longer
             // visible, gone no longer exists.
             Set<String> current = Set.of("kept", "joined", "unchanged");
-            SubscriptionStart start = ReplayClassification.set(rows, current, clientHeld, readable("left"), FROM,
+            SubscriptionStart start = ReplayClassification.set(rows, current, clientHeld, readable("left"), DECIDING, FROM,
                     CURSOR, 10);
 
             assertThat(start.resyncReason()).isNull();
@@ -162,12 +164,12 @@ class ReplayClassificationTest {
             List<StreamEvent> rows = List.of(row(101, "alicesChanged", EventOperation.UPDATED, "note"),
                     row(102, "alicesDeleted", EventOperation.DELETED));
             Set<String> named = Set.of("alicesChanged", "alicesQuiet", "alicesDeleted", "never", "mine");
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("mine"), named, readable(), FROM, CURSOR, 10);
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("mine"), named, readable(), DECIDING, FROM, CURSOR, 10);
             assertThat(start.unreadable()).containsExactly("alicesChanged", "alicesDeleted", "alicesQuiet", "never");
             assertThat(start.replay()).as("no replayed row of an unreadable object").isEmpty();
             assertThat(start.members()).containsExactly("mine");
 
-            SubscriptionStart quietWorld = ReplayClassification.set(List.of(), Set.of("mine"), named, readable(), FROM,
+            SubscriptionStart quietWorld = ReplayClassification.set(List.of(), Set.of("mine"), named, readable(), DECIDING, FROM,
                     FROM, 10);
             assertThat(quietWorld.unreadable()).as("the same answer when nothing changed")
                     .isEqualTo(start.unreadable());
@@ -191,7 +193,7 @@ class ReplayClassificationTest {
         void aNamedMemberDeletedInTheSpanIsAnsweredAsUnreadableEvenIfItsPkExistsAgainNow() {
             List<StreamEvent> rows = List.of(row(101, "x", EventOperation.UPDATED, "owner"),
                     row(102, "x", EventOperation.DELETED));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), Set.of("x"), readable("x"), FROM,
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), Set.of("x"), readable("x"), DECIDING, FROM,
                     CURSOR, 10);
             assertThat(start.unreadable()).containsExactly("x");
             assertThat(start.replay()).as("nothing of the delete").isEmpty();
@@ -203,7 +205,7 @@ class ReplayClassificationTest {
             List<StreamEvent> rows = List.of(row(101, "left", EventOperation.UPDATED, "status"),
                     row(102, "joined", EventOperation.UPDATED, "status"));
             SubscriptionStart start = ReplayClassification.set(rows, Set.of("joined"), Set.of("left", "quiet"),
-                    readable("left", "quiet"), FROM, CURSOR, 10);
+                    readable("left", "quiet"), DECIDING, FROM, CURSOR, 10);
             Subscription subscription = new Subscription("s", new SubscribeRequest(SubscriptionKind.MODEL, "m", null, null, "s", FROM,
                     null, null), Filter.NONE, Viewer.anonymous());
             subscription.start(start.members(), start.replayFrom());
@@ -217,7 +219,7 @@ class ReplayClassificationTest {
         void eachSubjectComesOnceAtItsLatestCursorInCursorOrder() {
             List<StreamEvent> rows = List.of(row(101, "a", EventOperation.UPDATED, "status"),
                     row(102, "b", EventOperation.UPDATED, "total"), row(103, "a", EventOperation.UPDATED, "note"));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a", "b"), Set.of("a", "b"), NOTHING_ASKED,
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a", "b"), Set.of("a", "b"), NOTHING_ASKED, DECIDING,
                     FROM, CURSOR, 10);
             assertThat(start.replay()).extracting(d -> d.event().pk()).containsExactly("b", "a");
             assertThat(start.replay().get(1).event().changedFields()).containsExactly("status", "note");
@@ -227,7 +229,7 @@ class ReplayClassificationTest {
         void moreChangedSubjectsThanTheLimitResync() {
             List<StreamEvent> rows = List.of(row(101, "a", EventOperation.UPDATED), row(102, "b", EventOperation.UPDATED),
                     row(103, "c", EventOperation.UPDATED), row(104, "d", EventOperation.UPDATED));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a"), Set.of("a"), NOTHING_ASKED, FROM,
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a"), Set.of("a"), NOTHING_ASKED, DECIDING, FROM,
                     CURSOR, LIMIT);
             assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             assertThat(start.replayFrom()).isEqualTo(CURSOR);
@@ -237,7 +239,7 @@ class ReplayClassificationTest {
         @Test
         void aCursorAtTheRegistrationCursorIsLiveWithTheClientsMembers() {
             SubscriptionStart start = ReplayClassification.set(List.of(), Set.of("now"), Set.of("held"),
-                    readable("held"), CURSOR, CURSOR, LIMIT);
+                    readable("held"), DECIDING, CURSOR, CURSOR, LIMIT);
             assertThat(start.members()).containsExactly("held");
             assertThat(start.replayFrom()).isEqualTo(CURSOR);
             assertThat(start.replay()).isEmpty();
@@ -252,7 +254,7 @@ class ReplayClassificationTest {
         void aVisibleMatchingSubjectIsAddedWhenCreatedSinceElseChanged() {
             List<StreamEvent> rows = List.of(row(101, "new", EventOperation.CREATED, "status"),
                     row(102, "old", EventOperation.UPDATED, "status"));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("new", "old"), null, NOTHING_ASKED, FROM,
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("new", "old"), null, NOTHING_ASKED, DECIDING, FROM,
                     CURSOR, 10);
             assertThat(start.resyncReason()).isNull();
             assertThat(received(start)).containsExactly(Map.entry("new", ListAction.ADDED),
@@ -262,28 +264,63 @@ class ReplayClassificationTest {
         @Test
         void aVisibleSubjectThatNoLongerMatchesIsRemoved() {
             List<StreamEvent> rows = List.of(row(101, "unmatched", EventOperation.UPDATED, "status"));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable("unmatched"), FROM,
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable("unmatched"), DECIDING, FROM,
                     CURSOR, 10);
             assertThat(start.resyncReason()).isNull();
             assertThat(received(start)).containsExactly(Map.entry("unmatched", ListAction.REMOVED));
         }
 
         @Test
-        void aSubjectCreatedSinceAndNowGoneOrUnreadableIsNeverMentioned() {
-            List<StreamEvent> rows = List.of(row(101, "createdThenDeleted", EventOperation.CREATED),
-                    row(102, "createdThenDeleted", EventOperation.DELETED),
-                    row(103, "createdThenHidden", EventOperation.CREATED, "status"));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), FROM, CURSOR, 10);
+        void aSubjectCreatedSinceAsItIsNowAndNotMatchingIsNeverMentioned() {
+            // Created unreadable, then changed only where membership is not decided: it never matched.
+            List<StreamEvent> rows = List.of(row(101, "createdHidden", EventOperation.CREATED, "status"),
+                    row(102, "createdHidden", EventOperation.UPDATED, "total"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), DECIDING, FROM,
+                    CURSOR, 10);
             assertThat(start.resyncReason()).isNull();
             assertThat(received(start)).isEmpty();
             assertThat(start.members()).isEmpty();
         }
 
         @Test
+        void aSubjectCreatedSinceAndDeletedResyncsForAListsCursorLagsWhatTheListSaw() {
+            // The client resumes from a Streams-Cursor, taken before its list was read: the list may hold the subject.
+            List<StreamEvent> rows = List.of(row(101, "createdThenDeleted", EventOperation.CREATED),
+                    row(102, "createdThenDeleted", EventOperation.DELETED));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), DECIDING, FROM,
+                    CURSOR, 10);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            assertThat(start.replay()).as("names nothing").isEmpty();
+        }
+
+        @Test
+        void aSubjectCreatedSinceWhoseDecidingAttributesChangedAndNoLongerMatchesResyncs() {
+            List<StreamEvent> rows = List.of(row(101, "movedAway", EventOperation.CREATED),
+                    row(102, "movedAway", EventOperation.UPDATED, "owner"));
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), DECIDING, FROM,
+                    CURSOR, 10);
+            assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            assertThat(start.replay()).isEmpty();
+        }
+
+        @Test
+        void underAPolicyWhoseDecidingAttributesCannotBeToldAnyLaterChangeCounts() {
+            List<StreamEvent> changedLater = List.of(row(101, "x", EventOperation.CREATED),
+                    row(102, "x", EventOperation.UPDATED, "total"));
+            assertThat(ReplayClassification.set(changedLater, Set.of(), null, readable(), null, FROM, CURSOR, 10)
+                    .resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
+            List<StreamEvent> createdOnly = List.of(row(101, "x", EventOperation.CREATED));
+            SubscriptionStart start = ReplayClassification.set(createdOnly, Set.of(), null, readable(), null, FROM,
+                    CURSOR, 10);
+            assertThat(start.resyncReason()).isNull();
+            assertThat(received(start)).isEmpty();
+        }
+
+        @Test
         void aSubjectDeletedThenCreatedAgainUnderItsPkForSomeoneElseResyncs() {
             // A natural key that came back: the client may hold the old one, which is gone (issue 40 item 3).
             List<StreamEvent> rows = List.of(row(101, "x", EventOperation.DELETED), row(102, "x", EventOperation.CREATED));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), FROM, CURSOR, 10);
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of(), null, readable(), DECIDING, FROM, CURSOR, 10);
             assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             assertThat(start.replay()).isEmpty();
         }
@@ -291,7 +328,7 @@ class ReplayClassificationTest {
         @Test
         void aSubjectDeletedThenCreatedAgainForTheViewerIsChangedNotAdded() {
             List<StreamEvent> rows = List.of(row(101, "x", EventOperation.DELETED), row(102, "x", EventOperation.CREATED));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), null, readable("x"), FROM, CURSOR, 10);
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), null, readable("x"), DECIDING, FROM, CURSOR, 10);
             assertThat(start.resyncReason()).isNull();
             assertThat(received(start)).containsExactly(Map.entry("x", ListAction.CHANGED));
         }
@@ -300,7 +337,7 @@ class ReplayClassificationTest {
         void aSubjectCreatedDeletedAndCreatedAgainSinceTheCursorIsStillNew() {
             List<StreamEvent> rows = List.of(row(101, "x", EventOperation.CREATED), row(102, "x", EventOperation.DELETED),
                     row(103, "x", EventOperation.CREATED));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), null, NOTHING_ASKED, FROM, CURSOR, 10);
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("x"), null, NOTHING_ASKED, DECIDING, FROM, CURSOR, 10);
             assertThat(received(start)).containsExactly(Map.entry("x", ListAction.ADDED));
         }
 
@@ -308,7 +345,7 @@ class ReplayClassificationTest {
         void anOlderSubjectThatWasDeletedResyncs() {
             List<StreamEvent> rows = List.of(row(101, "visible", EventOperation.UPDATED),
                     row(102, "deleted", EventOperation.DELETED));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("visible"), null, readable(), FROM,
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("visible"), null, readable(), DECIDING, FROM,
                     CURSOR, 10);
             assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             assertThat(start.replay()).as("names nothing").isEmpty();
@@ -318,7 +355,7 @@ class ReplayClassificationTest {
         @Test
         void anOlderSubjectTheViewerCanNoLongerReadResyncsWithoutNamingIt() {
             List<StreamEvent> rows = List.of(row(101, "hiddenNow", EventOperation.UPDATED, "owner"));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("other"), null, readable(), FROM, CURSOR, 10);
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("other"), null, readable(), DECIDING, FROM, CURSOR, 10);
             assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             assertThat(start.replay()).isEmpty();
             assertThat(start.members()).containsExactly("other");
@@ -332,7 +369,7 @@ class ReplayClassificationTest {
             ReplayClassification.set(rows, Set.of("member"), null, pks -> {
                 asked.add(pks);
                 return Set.of();
-            }, FROM, CURSOR, 10);
+            }, DECIDING, FROM, CURSOR, 10);
             assertThat(asked).containsExactly(Set.of("outside"));
         }
 
@@ -340,14 +377,14 @@ class ReplayClassificationTest {
         void moreChangedSubjectsThanTheLimitResync() {
             List<StreamEvent> rows = List.of(row(101, "a", EventOperation.UPDATED), row(102, "b", EventOperation.UPDATED),
                     row(103, "c", EventOperation.UPDATED), row(104, "d", EventOperation.UPDATED));
-            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a", "b", "c", "d"), null, NOTHING_ASKED,
+            SubscriptionStart start = ReplayClassification.set(rows, Set.of("a", "b", "c", "d"), null, NOTHING_ASKED, DECIDING,
                     FROM, CURSOR, LIMIT);
             assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
         }
 
         @Test
         void aCursorAtTheRegistrationCursorIsLiveWithTheCurrentMembers() {
-            SubscriptionStart start = ReplayClassification.set(List.of(), Set.of("now"), null, NOTHING_ASKED, CURSOR,
+            SubscriptionStart start = ReplayClassification.set(List.of(), Set.of("now"), null, NOTHING_ASKED, DECIDING, CURSOR,
                     CURSOR, LIMIT);
             assertThat(start.members()).containsExactly("now");
             assertThat(start.replay()).isEmpty();
