@@ -19,9 +19,9 @@ import java.util.Set;
  *
  * @param event        the coalesced event
  * @param createdSince the subject did not exist at the client's cursor
- * @param changedSince what the rows after the subject's first in the range changed ({@link BatchSteps#changes}): for a
- *                     subject created since the cursor, whether what decides its membership may differ from when it
- *                     was created
+ * @param changedSince what the rows of later transactions than the subject's first in the range changed
+ *                     ({@link BatchSteps#changes}): for a subject created since the cursor, whether what decides its
+ *                     membership may differ from when a read could first see it
  */
 record ChangedSubject(StreamEvent event, boolean createdSince, Set<String> changedSince) {
 
@@ -51,8 +51,11 @@ record ChangedSubject(StreamEvent event, boolean createdSince, Set<String> chang
                     current = i + 1;
                 }
             }
+            // Rows of the first row's own transaction count as one with it: no read sees between them (trigger rows
+            // of an insert and its update, a part written with its parent).
             Set<String> changedSince = new LinkedHashSet<>();
-            events.subList(1, events.size()).forEach(e -> changedSince.addAll(BatchSteps.changes(e)));
+            events.stream().filter(e -> e.transactionId() != events.get(0).transactionId())
+                    .forEach(e -> changedSince.addAll(BatchSteps.changes(e)));
             Set<String> fields = new LinkedHashSet<>();
             events.subList(current, events.size()).forEach(e -> fields.addAll(e.changedFields()));
             EventOperation op = last.op() != EventOperation.DELETED && created ? EventOperation.CREATED : last.op();

@@ -111,8 +111,8 @@ class ReplayPlanner {
                 ReplayClassification.checkNotAhead(from, state);
             }
             StartMemberReads.Read read = request.isObject()
-                    ? new StartMemberReads.Read(visibleObject(subscription), null)
-                    : members.read(subscription, cursor, request.resumesWithoutMembers());
+                    ? new StartMemberReads.Read(visibleObject(subscription))
+                    : members.read(subscription, cursor);
             // The members as of the registration cursor: read after them, a pk deleted after that cursor and created
             // again since names another object now, whose create reaches the subscription live (defect 14).
             // A client's cursor ahead of this instance's (another instance delivered more) starts the subscription
@@ -134,9 +134,10 @@ class ReplayPlanner {
             }
             SubscriptionStart start = replaySet(subscription.scope(), request, members, from, cursor);
             if (request.resumesWithoutMembers() && start.resyncReason() == null) {
-                // Read after the members, and so after the replay's events, which are older than the registration
-                // the members were read after: see Subscription#unaccounted.
-                subscription.watchUnaccounted(read.readAt());
+                // Taken after the members, the deletes that took pks out of them and the replay's rows: a transaction
+                // any of them reflects is one this snapshot sees, so its events are checked (Subscription#unaccounted).
+                // One taken before the deletes were read would miss a delete that took a listed order out of them.
+                subscription.watchUnaccounted(feed.transactionSnapshot());
             }
             return start;
         } catch (SQLException | RuntimeException e) {

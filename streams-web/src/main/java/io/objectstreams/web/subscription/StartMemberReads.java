@@ -2,7 +2,6 @@ package io.objectstreams.web.subscription;
 
 import io.objectstreams.feed.StreamsFeed;
 import io.objectstreams.feed.SubscriptionSettings;
-import io.objectstreams.feed.TransactionSnapshot;
 import io.objectstreams.protocol.ErrorCode;
 import io.objectstreams.web.visibility.ModelKeys;
 import io.objectstreams.web.visibility.Scope;
@@ -34,12 +33,8 @@ final class StartMemberReads {
     /** The rows the last read of each (model, filter)'s keys found ({@code maxRows} when there were more). */
     private final Map<List<Object>, Integer> modelRows = new ConcurrentHashMap<>();
 
-    /** The keys of every row of a (model, filter), and the snapshot taken right after reading them. */
-    private record KeysRead(ModelKeys keys, TransactionSnapshot snapshot) {
-    }
-
     /**
-     * The one read of every row's keys kept, or under way ({@link KeysRead}, or {@link #NOT_KEYED}): for the
+     * The one read of every row's keys kept, or under way ({@link ModelKeys}, or {@link #NOT_KEYED}): for the
      * subscriptions registered at {@code cursor}, for at most {@link StartReadsByCursor#MAX_AGE_NANOS}. One at a
      * time, so that however many filters clients name, the keys held cost at most
      * {@code streams.subscriptions.shared-member-rows} rows.
@@ -49,8 +44,8 @@ final class StartMemberReads {
 
     private Kept kept;
 
-    /** A subscription's members, and when it needs one, the snapshot of transactions taken right after reading them. */
-    record Read(Set<String> members, TransactionSnapshot readAt) {
+    /** A subscription's members. */
+    record Read(Set<String> members) {
     }
 
     private final Visibility visibility;
@@ -67,12 +62,11 @@ final class StartMemberReads {
 
     /**
      * The members a filter or model subscription registered at {@code cursor} starts with, read once per scope among
-     * the subscriptions registered at that cursor ({@link StartReadsByCursor}), with the snapshot when
-     * {@code snapshot}.
+     * the subscriptions registered at that cursor ({@link StartReadsByCursor}).
      */
-    Read read(Subscription subscription, long cursor, boolean snapshot) throws ProtocolError, SQLException {
+    Read read(Subscription subscription, long cursor) throws ProtocolError, SQLException {
         int max = limits.maxMemberPks();
-        List<Object> key = List.of("members", subscription.scope(), snapshot);
+        List<Object> key = List.of("members", subscription.scope());
         Read read = (Read) shared.get(key, cursor);
         if (read == null) {
             read = fromModelKeys(subscription.scope(), cursor, max);
@@ -80,7 +74,7 @@ final class StartMemberReads {
         if (read == null) {
             long readAt = System.nanoTime();
             Set<String> members = visibility.members(subscription.scope(), max);
-            read = new Read(members, snapshot ? feed.transactionSnapshot() : null);
+            read = new Read(members);
             shared.keep(key, cursor, readAt, read, members.size());
         }
         if (read.members().size() > max) {
@@ -130,15 +124,14 @@ final class StartMemberReads {
                     modelRows.clear();
                 }
                 modelRows.put(key, keys == null ? maxRows : keys.size());
-                // Taken right after the read, it serves the scopes that resume without members as well as the others.
-                answer = keys == null ? NOT_KEYED : new KeysRead(keys, feed.transactionSnapshot());
+                answer = keys == null ? NOT_KEYED : keys;
             } finally {
                 read.complete(answer);
             }
         }
         Object answer = read.join();
-        Set<String> members = answer instanceof KeysRead keys ? keys.keys().members(scope, max + 1) : null;
-        return members == null ? null : new Read(members, ((KeysRead) answer).snapshot());
+        Set<String> members = answer instanceof ModelKeys keys ? keys.members(scope, max + 1) : null;
+        return members == null ? null : new Read(members);
     }
 
     private ModelKeys readModelKeys(Scope scope, int maxRows) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ChangedSubjectTest {
 
     private static StreamEvent row(long cursor, String pk, EventOperation op, String... fields) {
-        return new StreamEvent(cursor, "m", pk, "object", op, List.of(fields), 1, "alice", null, Instant.EPOCH);
+        return new StreamEvent(cursor, "m", pk, "object", op, List.of(fields), cursor, "alice", null, Instant.EPOCH);
     }
 
     @Test

@@ -38,7 +38,7 @@ class ReplayClassificationTest {
     private static final Set<String> DECIDING = Set.of("owner", "status");
 
     private static StreamEvent row(long cursor, String pk, EventOperation op, String... fields) {
-        return new StreamEvent(cursor, "m", pk, "object", op, List.of(fields), 1, "alice", null, Instant.EPOCH);
+        return new StreamEvent(cursor, "m", pk, "object", op, List.of(fields), cursor, "alice", null, Instant.EPOCH);
     }
 
     /** Which of the given pks the viewer may read now, whatever the filter. */
@@ -301,6 +301,18 @@ class ReplayClassificationTest {
                     CURSOR, 10);
             assertThat(start.resyncReason()).isEqualTo(ResyncReason.CURSOR_REPLAY_UNAVAILABLE);
             assertThat(start.replay()).isEmpty();
+        }
+
+        @Test
+        void rowsOfTheCreatesOwnTransactionCountAsTheCreate() {
+            // A trigger's insert and update in one transaction: no read saw the order between them.
+            StreamEvent create = row(101, "x", EventOperation.CREATED);
+            StreamEvent sameTransaction = new StreamEvent(102, "m", "x", "object", EventOperation.UPDATED,
+                    List.of("owner"), create.transactionId(), "alice", null, Instant.EPOCH);
+            SubscriptionStart start = ReplayClassification.set(List.of(create, sameTransaction), Set.of(), null,
+                    readable(), DECIDING, FROM, CURSOR, 10);
+            assertThat(start.resyncReason()).isNull();
+            assertThat(received(start)).isEmpty();
         }
 
         @Test
