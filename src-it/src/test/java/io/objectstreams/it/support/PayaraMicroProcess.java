@@ -50,13 +50,7 @@ public final class PayaraMicroProcess implements ServerProcess {
             Path log = dir.resolve("server.log");
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
             command.addAll(ServerProcess.memoryOptions());
-            // The test suites start Payara Micro with the JIT's first tier only, to start faster (see testing.md);
-            // the benchmarks leave the property unset and get the full JIT.
-            for (String option : System.getProperty("streams.it.micro.jvm-options", "").trim().split("\\s+")) {
-                if (!option.isEmpty()) {
-                    command.add(option);
-                }
-            }
+            command.addAll(ServerProcess.jitOptions());
             command.addAll(List.of(
                     "-jar", requiredFile("payara.microJar"),
                     "--nocluster", "--port", Integer.toString(port), "--sslPort", Integer.toString(Ports.free()),

@@ -34,11 +34,12 @@ public final class PayaraServerDomain implements AutoCloseable {
     }
 
     /**
-     * The shared domain's heap (Payara's default is 512 MB; WildFly's tests get 768 MB too), and the JIT's first tier
-     * only, as for the tests' other servers: the domain deploys one archive per test class, and on two cores the
-     * full JIT's compiles of each deployment cost more than they win back.
+     * The shared domain's heap (Payara's default is 512 MB; WildFly's tests get 768 MB too), and the test suites' JIT
+     * options ({@link ServerProcess#jitOptions()}): the domain deploys one archive per test class, and on two cores
+     * the full JIT's compiles of each deployment cost more than they win back.
      */
-    public static final String JVM_OPTIONS = "-Xmx768m -XX:TieredStopAtLevel=1";
+    public static final String JVM_OPTIONS = String.join(" ", "-Xmx768m", String.join(" ", ServerProcess.jitOptions()))
+            .trim();
 
     private static PayaraServerDomain shared;
 

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,7 +46,7 @@ public final class PayaraServerProcess implements ServerProcess {
                 server = new PayaraServerProcess(domain, false, "object-streams-" + name, start);
             } else {
                 server = new PayaraServerProcess(PayaraServerDomain.start(Path.of(required("payara.home")),
-                        "streams-it-" + name, new File(required("streams.it.driver")), "", env), true,
+                        "streams-it-" + name, new File(required("streams.it.driver")), jvmOptions(), env), true,
                         "object-streams", 0);
             }
         } catch (IOException e) {
@@ -194,5 +195,14 @@ public final class PayaraServerProcess implements ServerProcess {
             throw new IllegalStateException(property + " is not set; run through Maven");
         }
         return value;
+    }
+
+    /**
+     * A domain of its own keeps Payara's 512 MB heap, with the test suites' JIT options
+     * ({@link ServerProcess#jitOptions()}).
+     */
+    private static String jvmOptions() {
+        List<String> jit = ServerProcess.jitOptions();
+        return jit.isEmpty() ? "" : "-Xmx512m " + String.join(" ", jit);
     }
 }

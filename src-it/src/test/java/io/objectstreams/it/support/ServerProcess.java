@@ -7,6 +7,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -36,6 +37,16 @@ public interface ServerProcess extends AutoCloseable {
     static List<String> memoryOptions() {
         return List.of(System.getProperty("streams.server.jvm-options", "-Xmx512m -XX:+UseSerialGC")
                 .trim().split("\\s+"));
+    }
+
+    /**
+     * The JIT options of every server JVM the test suites start: {@code -Dstreams.it.jit-options}, the JIT's first
+     * tier only in {@code src-it/pom.xml}'s test executions, for servers that start and deploy faster (testing.md);
+     * empty for the benchmarks, which measure with the full JIT.
+     */
+    static List<String> jitOptions() {
+        return Arrays.stream(System.getProperty("streams.it.jit-options", "").trim().split("\\s+"))
+                .filter(option -> !option.isEmpty()).toList();
     }
 
     /** Starts a server deploying {@code archive}, with the test database's settings plus {@code env}. */

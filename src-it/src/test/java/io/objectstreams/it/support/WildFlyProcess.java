@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -74,8 +75,9 @@ public final class WildFlyProcess implements ServerProcess {
             builder.environment().putAll(env);
             builder.environment().put("JBOSS_HOME", home.toString());
             builder.environment().remove(EXTRA_JAVA_OPTS);
-            builder.environment().put("JAVA_OPTS", String.join(" ", ServerProcess.memoryOptions()) + " "
-                    + env.getOrDefault(EXTRA_JAVA_OPTS, ""));
+            List<String> options = new ArrayList<>(ServerProcess.memoryOptions());
+            options.addAll(ServerProcess.jitOptions());
+            builder.environment().put("JAVA_OPTS", String.join(" ", options) + " " + env.getOrDefault(EXTRA_JAVA_OPTS, ""));
             return new WildFlyProcess(builder.start(), base, deployed, offset);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start WildFly", e);
