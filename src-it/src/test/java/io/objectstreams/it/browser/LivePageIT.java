@@ -49,7 +49,7 @@ class LivePageIT {
 
     private final List<WebDriver> browsers = new ArrayList<>();
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

@@ -39,7 +39,7 @@ class CaptureIT {
     private static final String ORDER = """
             {"status":"draft","total":10.00,"note":"first","lines":[{"product":"tea","quantity":2,"unitPrice":5.00}]}""";
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

@@ -37,7 +37,7 @@ class CompositeKeyIT {
     private static final String LISTENER = "it.ItKeyedL";
     private static final String TRIGGER = "it.ItKeyed";
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class NullableUuidKeyIT {
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

@@ -46,7 +46,7 @@ class TriggerCaptureIT {
     record Event(String pk, String facet, String op, List<String> fields) {
     }
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

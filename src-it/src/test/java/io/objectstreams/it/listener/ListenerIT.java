@@ -32,6 +32,7 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.Archive;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -48,13 +49,27 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ListenerIT {
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }
 
     @ArquillianResource
     URL base;
+
+    /**
+     * How many events the instance had delivered before this class's first test. On Payara Micro the server is shared
+     * with the classes before (support/micro/SharedPayaraMicroContainer), and what it delivered for them is not this
+     * class's to judge: RetentionIT leaves a gap on purpose, cursors pruned before a lagging instance delivered them.
+     */
+    private static Integer deliveredBefore;
+
+    @BeforeEach
+    void markWhatEarlierClassesHadDelivered() {
+        if (deliveredBefore == null) {
+            deliveredBefore = delivered(null).events().size();
+        }
+    }
 
     private StoreClient client() {
         return StoreClient.as("alice", base);
@@ -104,7 +119,7 @@ class ListenerIT {
         assertThat(aId).isLessThan(bId);
         assertThat(OutboxWriters.cursorOf("it.Order", "A")).isGreaterThan(OutboxWriters.cursorOf("it.Order", "B"));
         assertThat(delivered("it.Order").pks()).containsExactly("B", "A");
-        assertGapFreeAndOnce(delivered(null).cursors());
+        assertGapFreeAndOnce(deliveredByThisClass());
     }
 
     @Test
@@ -150,7 +165,7 @@ class ListenerIT {
         assertThat(load.pks()).doesNotHaveDuplicates();
         assertThat(new HashSet<>(load.pks())).isEqualTo(committed);
         assertThat(load.cursors()).isSorted().doesNotHaveDuplicates();
-        assertGapFreeAndOnce(delivered(null).cursors());
+        assertGapFreeAndOnce(deliveredByThisClass());
     }
 
     @Test
@@ -173,7 +188,7 @@ class ListenerIT {
         stopWatching.set(true);
         assertThat(watchResult).as("readiness went DOWN while the session was gone").isTrue();
         assertThat(delivered("it.Terminate").pks()).doesNotHaveDuplicates().hasSize(20);
-        assertGapFreeAndOnce(delivered(null).cursors());
+        assertGapFreeAndOnce(deliveredByThisClass());
     }
 
     @Test
@@ -199,7 +214,7 @@ class ListenerIT {
         assertThat(watchResult).as("readiness went DOWN while PostgreSQL was stopped").isTrue();
         assertThat(committed).hasSizeGreaterThan(10);
         assertThat(delivered("it.Restart").pks()).doesNotHaveDuplicates().hasSameSizeAs(committed);
-        assertGapFreeAndOnce(delivered(null).cursors());
+        assertGapFreeAndOnce(deliveredByThisClass());
         // The application's own pool validates connections (Payara: datasource properties; WildFly: the
         // server datasource), so its first request after the restart already succeeds.
         assertThat(client().get("api/orders").status()).as("the application itself works again").isEqualTo(200);
@@ -232,7 +247,7 @@ class ListenerIT {
         assertThat(TestDatabase.assignedThrough() - lastBefore).as("every row of the burst got one cursor")
                 .isEqualTo(rows);
         await().atMost(Duration.ofSeconds(30)).until(() -> delivered("it.Burst").pks().size() == rows);
-        assertGapFreeAndOnce(delivered(null).cursors());
+        assertGapFreeAndOnce(deliveredByThisClass());
     }
 
     private volatile boolean watchResult;
@@ -278,6 +293,12 @@ class ListenerIT {
                 return;
             }
         }
+    }
+
+    /** The cursors the instance delivered since this class began, in delivery order. */
+    private List<Long> deliveredByThisClass() {
+        List<Long> cursors = delivered(null).cursors();
+        return cursors.subList(deliveredBefore, cursors.size());
     }
 
     /** Every cursor this instance delivered follows the previous one by exactly one. */

@@ -56,7 +56,7 @@ class NumberingRollbackIT {
     private record Shape(long v7Triggers, boolean v7Recorded, boolean byTick, boolean claimIndex) {
     }
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

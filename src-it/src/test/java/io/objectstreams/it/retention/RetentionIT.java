@@ -53,7 +53,7 @@ class RetentionIT {
     private static final String FILLER = "it.Retention";
     private static final int BATCH_SIZE = 1000;
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class FanOutFailureIT {
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

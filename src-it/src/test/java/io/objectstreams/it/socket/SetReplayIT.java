@@ -43,7 +43,7 @@ class SetReplayIT {
 
     private static final String MODEL = "store.CustomerOrder";
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

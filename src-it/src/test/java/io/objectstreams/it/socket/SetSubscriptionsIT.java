@@ -40,7 +40,7 @@ class SetSubscriptionsIT {
 
     private static final String MODEL = "store.CustomerOrder";
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

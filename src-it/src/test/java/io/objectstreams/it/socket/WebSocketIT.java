@@ -38,7 +38,7 @@ class WebSocketIT {
 
     private static final String MODEL = "store.CustomerOrder";
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

@@ -38,7 +38,7 @@ class SseIT {
 
     private static final String MODEL = "store.CustomerOrder";
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 @RunAsClient
 class StoreApiIT {
 
-    @Deployment
+    @Deployment(testable = false)
     static Archive<?> deployment() {
         return Deployments.store();
     }
