@@ -139,7 +139,8 @@ class CaptureIT {
 
         if (Deployments.server().startsWith("payara")) {
             // Payara gives no connection known to be in the transaction while it completes, and EclipseLink wrote
-            // nothing to write through: the transaction is refused whole (docs/capture.md, "Payara and EclipseLink").
+            // nothing to write through: the transaction is refused whole
+            // (docs/capture.md, "How the rows join the transaction").
             // Refused every time: once it committed the note and lost the event (a full suite on Payara Micro 7,
             // 2026-12-06), once it committed both, depending on which connection Payara handed out.
             assertThat(reply.status()).as(reply.toString()).isEqualTo(409);

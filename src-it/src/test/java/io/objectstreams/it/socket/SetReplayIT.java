@@ -490,20 +490,12 @@ class SetReplayIT {
             // The note's subscription makes its next change hold the delivery thread in the policy until released:
             // the batches behind it, the order's create and delete, reach the fan-out after both committed, however
             // slow the machine (a 4 s delay here was outrun under CI load on Payara Server on 2026-12-05).
-            alice.post("api/it/visibility-fault?holdDelivery=true", null);
-            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
-            long order = order("alice", "open");
-            StoreClient.Reply refetch = alice.get("api/orders");
-            long cursor = Long.parseLong(refetch.header("Streams-Cursor"));
-            List<String> held = new ArrayList<>();
-            refetch.body().asJsonArray().forEach(o -> held.add(o.asJsonObject().get("id").toString()));
-            assertThat(held).as("the refetch ran after the create").contains(Long.toString(order));
-            alice.delete("api/orders/" + order);
-            long deleteCursor = awaitCursorOfDelete(order);
-            assertThat(Health.listener(Health.root(base), "ready").number("lastDeliveredCursor")).as("the delete is not yet fanned out").isLessThan(deleteCursor);
+            ListedBetween list = listBetweenACreateAndItsDelete(alice, note);
+            long order = list.order();
+            assertThat(Health.listener(Health.root(base), "ready").number("lastDeliveredCursor")).as("the delete is not yet fanned out").isLessThan(list.deleteCursor());
 
             resubscribed.send("{\"op\":\"subscribe\",\"kind\":\"model\",\"model\":\"" + MODEL + "\",\"subscription_id\":\"again\","
-                    + "\"cursor\":" + cursor + ",\"members\":" + members(held) + "}");
+                    + "\"cursor\":" + list.cursor() + ",\"members\":" + members(list.held()) + "}");
             // A subscribe is answered once fan-out has reached what it read: let it go on.
             alice.post("api/it/visibility-fault", null);
             assertThat(resubscribed.next().getString("type")).isEqualTo("subscribed");
@@ -536,16 +528,9 @@ class SetReplayIT {
              StreamClient resumed = StreamClient.connect(base, "alice")) {
             live.send("{\"op\":\"subscribe\",\"model\":\"ItNote\",\"pk\":\"" + note + "\",\"subscription_id\":\"note\"}");
             assertThat(live.next().getString("type")).isEqualTo("subscribed");
-            alice.post("api/it/visibility-fault?holdDelivery=true", null);
-            alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
-            long order = order("alice", "open");
-            StoreClient.Reply refetch = alice.get("api/orders");
-            long cursor = Long.parseLong(refetch.header("Streams-Cursor"));
-            List<String> held = new ArrayList<>();
-            refetch.body().asJsonArray().forEach(o -> held.add(o.asJsonObject().get("id").toString()));
-            assertThat(held).as("the list reflects the order").contains(Long.toString(order));
-            alice.delete("api/orders/" + order);
-            long deleteCursor = awaitCursorOfDelete(order);
+            ListedBetween list = listBetweenACreateAndItsDelete(alice, note);
+            long cursor = list.cursor();
+            long deleteCursor = list.deleteCursor();
             assertThat(cursor).as("the list's cursor lags the order's rows").isLessThan(deleteCursor - 1);
             // The client comes back once this instance has delivered both rows: they are replayed, not live.
             alice.post("api/it/visibility-fault", null);
@@ -560,6 +545,28 @@ class SetReplayIT {
             assertThat(told.getString("reason")).isEqualTo("cursor_replay_unavailable");
             assertThat(resumed.drain(1000)).as("nothing names the order").isEmpty();
         }
+    }
+
+    /** A list of alice's orders loaded between an order's create and its delete, and the delete's cursor. */
+    private record ListedBetween(long order, long cursor, List<String> held, long deleteCursor) {
+    }
+
+    /**
+     * Holds delivery (the note's subscription makes the policy hold the delivery thread at the note's next change,
+     * until released), then creates an order, lists alice's orders and deletes the order: the list shows the order,
+     * and the rows of its create and delete reach fan-out only once delivery is let go.
+     */
+    private ListedBetween listBetweenACreateAndItsDelete(StoreClient alice, String note) {
+        alice.post("api/it/visibility-fault?holdDelivery=true", null);
+        alice.post("api/it/capture/publish-after-native-update?id=" + note, null);
+        long order = order("alice", "open");
+        StoreClient.Reply list = alice.get("api/orders");
+        long cursor = Long.parseLong(list.header("Streams-Cursor"));
+        List<String> held = new ArrayList<>();
+        list.body().asJsonArray().forEach(o -> held.add(o.asJsonObject().get("id").toString()));
+        assertThat(held).as("the list was loaded after the create").contains(Long.toString(order));
+        alice.delete("api/orders/" + order);
+        return new ListedBetween(order, cursor, held, awaitCursorOfDelete(order));
     }
 
     /** The cursor of the outbox row of the order's delete, once assigned. */

@@ -160,8 +160,8 @@ final class TransactionChanges implements Synchronization {
 
     /**
      * EclipseLink writes through its own connection when it commits, right after its flush: a woven entity's
-     * change recorded late is left to {@link #writeThrough}. Writing it through a second connection could commit it
-     * apart from the data on Payara.
+     * change recorded late is left to {@link #writeThrough}. On Payara a second connection could commit it apart
+     * from the data, or lose it (OutboxWriter#mayBeOutsideTheTransaction).
      */
     private boolean awaitsProviderCommit() {
         SeenChange last = seen.get(seen.size() - 1);
@@ -250,7 +250,7 @@ final class TransactionChanges implements Synchronization {
 
     /**
      * An EclipseLink entity change still pending here means the unit's commit hook is missing: writing through a
-     * second connection would commit the rows apart from the data on Payara, so the transaction fails instead.
+     * second connection could commit the rows apart from the data on Payara, or lose them: the transaction fails.
      */
     private void requireProviderHookWhereNeeded() {
         for (SeenChange change : seen.subList(recorded, seen.size())) {
