@@ -24,11 +24,12 @@ import org.jboss.shrinkwrap.api.asset.ArchiveAsset;
  * <p>Payara Micro deploys only at boot, so the adapter starts a server per test class: about 12 s each, for classes
  * that mostly deploy the very same store. This one leaves the server running when a class ends and, when the next
  * class deploys an archive with the same content, hands that class the running server. A different archive, the end
- * of the run, or a class that is not an Arquillian one ({@link SharedServer#release()}) stops it: a second instance of the application on the test database would take part in the listener's
- * roles.
+ * of the run, or a class that is not an Arquillian one ({@link SharedServer#release()}) stops it: a second instance
+ * of the application on the test database would take part in the listener's roles.
  *
- * <p>What a class leaves in the server is what the next class finds, as with the one WildFly and the one Payara
- * Server domain of their executions, where only the application is deployed again.
+ * <p>Unlike the one WildFly and the one Payara Server domain of their executions, which deploy the application again
+ * for each class, this keeps the application too: what a class leaves in it is what the next class finds
+ * (docs/testing.md lists what that can do).
  */
 public class SharedPayaraMicroContainer extends PayaraMicroDeployableContainer {
 
@@ -53,7 +54,7 @@ public class SharedPayaraMicroContainer extends PayaraMicroDeployableContainer {
         deployed = archive;
         deployedDigest = digest;
         deployedMetaData = metaData;
-        SharedServer.running(this::stopQuietly);
+        SharedServer.running(this::stopForRelease);
         return metaData;
     }
 
@@ -72,7 +73,7 @@ public class SharedPayaraMicroContainer extends PayaraMicroDeployableContainer {
         super.stop();
     }
 
-    private synchronized void stopQuietly() {
+    private synchronized void stopForRelease() {
         try {
             stopDeployed();
         } catch (DeploymentException e) {
